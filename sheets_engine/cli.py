@@ -1,0 +1,203 @@
+"""The `sheets-engine` command: parses, calls the service layer, formats. No rules here.
+
+Exit codes: 0 done; 2 bad input (every problem listed); 1 unexpected failure.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class BadInput(click.ClickException):
+    """Bad input: exit 2 with a one-line message."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _print_problems(problems: list[Any], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps([p.as_dict() for p in problems], indent=2, default=str))
+        return
+    from rich.table import Table
+
+    table = Table("Tab", "Row", "Column", "Value", "Expected", "", title=f"{len(problems)} problem(s)")
+    for p in problems:
+        value = "" if p.value is None else str(p.value)
+        table.add_row(
+            p.tab,
+            "" if p.row is None else str(p.row),
+            p.column,
+            value,
+            p.expected,
+            "warning" if p.severity.value == "warning" else "",
+        )
+    _console().print(table)
+
+
+def _print_changes(report: Any, title: str) -> None:
+    from rich.table import Table
+
+    table = Table("Tab", "Key", "Column", "Old", "New", "Cause", title=title)
+    for row in report.history:
+        table.add_row(*(str(row[c]) for c in ("Tab", "Key", "Column", "Old", "New", "Cause")))
+    _console().print(table)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sheets-engine")
+@click.option("--debug", is_flag=True, help="Show the full traceback of an unexpected failure.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """Resolve turns of a strategy campaign kept in a spreadsheet.
+
+    SOURCE is a campaign workbook (.xlsx). Exit codes: 0 done, 2 bad input (every problem is
+    listed), 1 unexpected failure.
+
+    Example: sheets-engine init camp.xlsx --demo && sheets-engine resolve camp.xlsx
+    """
+    ctx.obj = {"debug": debug}
+
+
+@cli.command()
+@click.argument("path")
+@click.option("--demo", is_flag=True, help="Fill it with the demo campaign (32 provinces, 5 clans).")
+@click.option("--force", is_flag=True, help="Replace a workbook that is already there.")
+def init(path: str, demo: bool, force: bool) -> None:
+    """Create a new campaign workbook at PATH from the templates.
+
+    Example: sheets-engine init campaign.xlsx --demo
+    """
+    from sheets_engine import app
+
+    app.init(path, demo=demo, force=force)
+    click.echo(f"Created {path}" + (" with the demo campaign" if demo else ""))
+
+
+@cli.command()
+@click.argument("source")
+@click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
+def validate(source: str, as_json: bool) -> None:
+    """List every problem in the campaign: tab, row, column, value, what was expected.
+
+    Exits 2 if there is any error (warnings alone exit 0).
+
+    Example: sheets-engine validate campaign.xlsx
+    """
+    from sheets_engine import app
+
+    problems = app.validate(source)
+    errors = [p for p in problems if p.severity.value == "error"]
+    if problems:
+        _print_problems(problems, as_json)
+    elif as_json:
+        click.echo("[]")
+    else:
+        click.echo("No problems found.")
+    if errors:
+        sys.exit(EXIT_BAD_INPUT)
+
+
+@cli.command()
+@click.argument("source")
+@click.option("--dry-run", is_flag=True, help="Print what would change and write nothing.")
+def recalc(source: str, dry_run: bool) -> None:
+    """Recompute the derived columns (guide Section 11) and write the cells that changed.
+
+    Example: sheets-engine recalc campaign.xlsx --dry-run
+    """
+    from sheets_engine import app
+
+    report = app.recalc(source, dry_run=dry_run)
+    if dry_run:
+        _print_changes(report, f"{len(report.changes)} cell(s) would change (dry run: nothing written)")
+    else:
+        click.echo(f"{len(report.changes)} cell(s) changed, {len(report.history)} History row(s) added.")
+
+
+@cli.command()
+@click.argument("source")
+@click.option("--turn", type=int, help="Only this turn's changes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+def history(source: str, turn: int | None, as_json: bool) -> None:
+    """Print the changelog (the History tab): every change, its old and new value and cause.
+
+    Example: sheets-engine history campaign.xlsx --turn 3
+    """
+    from sheets_engine.history import read_history
+
+    rows = read_history(source, turn=turn)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, default=str))
+        return
+    from rich.table import Table
+
+    columns = ("Turn", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll")
+    table = Table(*columns, title=f"History: {len(rows)} change(s)")
+    for row in rows:
+        table.add_row(*("" if row.get(c) is None else str(row.get(c)) for c in columns))
+    _console().print(table)
+
+
+@cli.command()
+@click.argument("directory", default="sengoku-demo", required=False)
+def demo(directory: str) -> None:
+    """Create the demo campaign in DIRECTORY (default ./sengoku-demo) and run the main job on it.
+
+    Example: sheets-engine demo /tmp/demo
+    """
+    from sheets_engine import app
+
+    path = Path(directory) / "demo.xlsx"
+    app.init(str(path), demo=True, force=True)
+    report = app.recalc(str(path))
+    click.echo(f"Demo campaign: {path}")
+    click.echo(
+        f"Recalculated derived stats: {len(report.changes)} cell(s) set, "
+        f"{len(report.history)} History row(s) written."
+    )
+
+
+def main() -> None:
+    """Entry point: map failures to exit codes and one clear line."""
+    from sheets_engine.core.problems import InvalidCampaign
+    from sheets_engine.stores.base import StoreError
+
+    debug = "--debug" in sys.argv[1:]
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(EXIT_FAILURE)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except InvalidCampaign as error:
+        _print_problems(error.problems, as_json="--json" in sys.argv)
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except StoreError as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except Exception as error:  # the last line of defence: one line, no traceback
+        if debug:
+            raise
+        click.echo(
+            f"Error: unexpected failure: {type(error).__name__}: {error} (run with --debug for details)",
+            err=True,
+        )
+        sys.exit(EXIT_FAILURE)

@@ -1,0 +1,1 @@
+"""Ruleset-independent pieces: cell values, changes, dice, problems, tables."""

@@ -1,0 +1,146 @@
+"""Cell types shared by every ruleset's tabs: what an empty cell means, and what a bad one says.
+
+The sheet's contract: an empty cell is 0 for counts and "none" for names; anything that cannot be
+read is a problem naming tab, row, column and value (see `core.problems`).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import date, datetime, timedelta
+from enum import Enum
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BeforeValidator, Field
+
+MAX_COUNT = 1_000_000_000  # past this a count is a typo, not an army
+
+
+def is_blank(value: Any) -> bool:
+    """True for what a spreadsheet shows as an empty cell."""
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    return isinstance(value, str) and value.strip() == ""
+
+
+def _whole(value: Any) -> Any:
+    if is_blank(value):
+        return 0
+    if isinstance(value, (bool, datetime, date)):
+        raise ValueError("expected a whole number")
+    if isinstance(value, float):
+        if not math.isfinite(value) or value != int(value):
+            raise ValueError("expected a whole number")
+        return int(value)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            number = float(text) if any(c in text for c in ".eE") else int(text)
+        except ValueError:
+            raise ValueError("expected a whole number") from None
+        return _whole(number)
+    return value
+
+
+def _optional_whole(value: Any) -> Any:
+    return None if is_blank(value) else _whole(value)
+
+
+def _text(value: Any) -> str:
+    if is_blank(value):
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value == int(value):
+        return str(int(value))
+    if isinstance(value, (int, float, str)):
+        return str(value).strip()
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, date):
+        return value.isoformat()
+    raise ValueError("expected text")
+
+
+def _flag(value: Any) -> Any:
+    if is_blank(value):
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    text = str(value).strip().casefold()
+    if text in ("true", "yes", "y", "1"):
+        return True
+    if text in ("false", "no", "n", "0"):
+        return False
+    raise ValueError("expected TRUE or FALSE")
+
+
+def _fraction(value: Any) -> Any:
+    if is_blank(value):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        except ValueError:
+            raise ValueError("expected a fraction such as 0.6 or 60%") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("expected a fraction such as 0.6 or 60%")
+    return float(value)
+
+
+def timestamp_text(value: Any) -> str:
+    """A form timestamp as sortable text, whatever form the store gave it in.
+
+    Google Sheets gives unformatted dates as serial day numbers (days since 1899-12-30),
+    a workbook as datetimes, a CSV as text.
+    """
+    if is_blank(value):
+        return ""
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        moment = datetime(1899, 12, 30) + timedelta(days=float(value))
+        return moment.strftime("%Y-%m-%d %H:%M:%S")
+    return _text(value)
+
+
+E = TypeVar("E", bound=Enum)
+
+
+def enum_of(kind: type[E]) -> Any:
+    """An enum column that accepts its words in any case ("city" is City)."""
+    words = {member.value.casefold(): member for member in kind}
+
+    def parse(value: Any) -> Any:
+        if isinstance(value, kind):
+            return value
+        text = _text(value).casefold()
+        if text in words:
+            return words[text]
+        raise ValueError("expected one of: " + ", ".join(m.value for m in kind))
+
+    return Annotated[kind, BeforeValidator(parse)]
+
+
+Count = Annotated[int, BeforeValidator(_whole), Field(ge=0, le=MAX_COUNT)]
+"""A count of something: empty is 0, never negative."""
+Whole = Annotated[int, BeforeValidator(_whole), Field(ge=-MAX_COUNT, le=MAX_COUNT)]
+"""A whole number that may be negative (Authority)."""
+OptionalCount = Annotated[Annotated[int, Field(ge=0, le=MAX_COUNT)] | None, BeforeValidator(_optional_whole)]
+"""A count where empty means "none" (no limit, no order)."""
+Text = Annotated[str, BeforeValidator(_text)]
+"""Text or a name: empty is "none"."""
+Flag = Annotated[bool, BeforeValidator(_flag)]
+"""TRUE or FALSE; empty is FALSE."""
+Fraction = Annotated[Annotated[float, Field(ge=0, le=1)] | None, BeforeValidator(_fraction)]
+"""A rate between 0 and 1 (60% or 0.6); empty is none."""
+
+
+def split_names(value: str) -> list[str]:
+    """A comma-separated list of names, as the Adjacent column holds them."""
+    return [part.strip() for part in value.split(",") if part.strip()]

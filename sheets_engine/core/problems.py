@@ -1,0 +1,56 @@
+"""Problems found in a campaign: each names the tab, the sheet row, the column and the value."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Severity(StrEnum):
+    """How bad a problem is: an error stops the run, a warning is only reported."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One bad cell (or row, or tab): where it is, what was found and what was expected."""
+
+    tab: str
+    row: int | None  # the row number as the sheet shows it (1 = header row)
+    column: str
+    value: Any
+    expected: str
+    severity: Severity = Severity.ERROR
+
+    def __str__(self) -> str:
+        where = f"{self.tab}, row {self.row}" if self.row is not None else self.tab
+        if self.column:
+            where += f", column {self.column}"
+        return f"{where}: found {show(self.value)}; {self.expected}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The problem as plain JSON-ready values."""
+        data = asdict(self)
+        data["severity"] = self.severity.value
+        data["value"] = show(self.value, quote=False)
+        return data
+
+
+def show(value: Any, quote: bool = True) -> str:
+    """A cell value as a player would see it (empty cells say so)."""
+    if value is None or value == "":
+        return "an empty cell" if quote else ""
+    text = str(value)
+    return f"'{text}'" if quote else text
+
+
+class InvalidCampaign(Exception):
+    """The campaign has errors: nothing was resolved and nothing was written."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        errors = [p for p in problems if p.severity is Severity.ERROR]
+        super().__init__(f"{len(errors)} problem(s) in the campaign; nothing was written")

@@ -1,0 +1,83 @@
+"""Rulesets: each is its own tabs, checks, recalculation and turn resolution.
+
+The engine around them (stores, validation of cells, History, the CLI) is shared. A workbook
+names its ruleset in the Game tab's `ruleset` key; Sengoku Jidai is the default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sheets_engine.core.problems import Problem
+from sheets_engine.core.tables import Change, GameState, TabSpec
+
+if TYPE_CHECKING:
+    from sheets_engine.stores.base import RawTab
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a pure rules function hands back: the new state, its changes and its log rows."""
+
+    state: GameState
+    changes: list[Change]
+    logs: dict[str, list[dict[str, Any]]]
+    turn: int  # the turn the History rows belong to
+    summary: dict[str, Any]  # counts and notes for the CLI and cron logs
+    game_over_turn: bool = False
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One game's rules on the shared engine."""
+
+    name: str
+    title: str
+    tabs: tuple[TabSpec, ...]
+    templates: Path
+    check: Callable[[GameState], list[Problem]]
+    recalc: Callable[[GameState], Outcome]
+    resolve: Callable[[GameState, datetime], Outcome]
+
+
+_REGISTRY: dict[str, Callable[[], Ruleset]] = {}
+
+
+def register(name: str, factory: Callable[[], Ruleset]) -> None:
+    """Make a ruleset available by the name a Game tab gives."""
+    _REGISTRY[name] = factory
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The ruleset of this name; a clear error for an unknown one."""
+    _load_builtin()
+    if name not in _REGISTRY:
+        raise KeyError(f"unknown ruleset '{name}' (known: {', '.join(sorted(_REGISTRY))})")
+    return _REGISTRY[name]()
+
+
+def ruleset_names() -> list[str]:
+    """Every ruleset the engine knows."""
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def detect_ruleset(raw: dict[str, RawTab]) -> str:
+    """The ruleset a workbook names in its Game tab (`ruleset` key), else Sengoku Jidai."""
+    for title, tab in raw.items():
+        if title.strip().casefold() != "game":
+            continue
+        for _, cells in tab.rows:
+            if cells and str(cells[0] or "").strip().casefold() == "ruleset" and len(cells) > 1:
+                value = str(cells[1] or "").strip()
+                return value or "sengoku"
+    return "sengoku"
+
+
+def _load_builtin() -> None:
+    if "sengoku" not in _REGISTRY:
+        from sheets_engine.sengoku import ruleset as _sengoku  # noqa: F401  (registers itself)

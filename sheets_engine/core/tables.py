@@ -1,0 +1,263 @@
+"""The validated game state as tables, and the Draft that records every change made to it.
+
+A ruleset's resolution is a pure function of a `GameState`: it works on a `Draft` (its own copy,
+never shared), and hands back the new state with the list of `Change`s. The cell diff written
+back to the store and the History rows both come from that one list.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pandas as pd
+from pydantic import BaseModel
+
+
+@dataclass(frozen=True)
+class TabSpec:
+    """One tab of the contract: its name, row model, key column and who owns which columns."""
+
+    name: str
+    model: type[BaseModel] | None
+    key: str | None = None  # None: rows are keyed by their sheet row number
+    engine_columns: tuple[str, ...] = ()  # derived or engine-owned: recomputed, GM edits overwritten
+    log: bool = False  # engine-written and append-only: not validated, its rows make no History
+    headers: tuple[str, ...] = ()  # for log tabs (no model)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The column headers, in sheet order."""
+        if self.model is None:
+            return self.headers
+        return tuple(f.alias or name for name, f in self.model.model_fields.items())
+
+    def dtypes(self) -> dict[str, str]:
+        """The pandas dtype each column is held in (numbers and flags typed, the rest objects)."""
+        if self.model is None:
+            return dict.fromkeys(self.headers, "object")
+        kinds = {}
+        for name, info in self.model.model_fields.items():
+            kinds[info.alias or name] = {int: "int64", bool: "bool"}.get(info.annotation, "object")
+        return kinds
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a tab sits in the store: its real title, header positions and last used row."""
+
+    title: str
+    columns: Mapping[str, int]  # canonical header -> 1-based column index
+    last_row: int  # last row holding anything (1 = header only)
+    width: int  # number of header cells in use
+
+
+@dataclass(frozen=True)
+class Change:
+    """One cell changed by a rule: becomes one History row and one cell written."""
+
+    tab: str
+    key: Hashable
+    column: str
+    old: Any
+    new: Any
+    cause: str
+    roll: str = ""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Every tab of a campaign, typed: frames indexed by key, with the sheet row of each key."""
+
+    specs: Mapping[str, TabSpec]
+    tables: Mapping[str, pd.DataFrame]
+    rows: Mapping[str, Mapping[Hashable, int]]
+    layouts: Mapping[str, Layout] = field(default_factory=dict)
+
+    def frame(self, tab: str) -> pd.DataFrame:
+        """The tab's frame (treat as read-only)."""
+        return self.tables[tab]
+
+    def game(self, key: str, default: Any = "") -> Any:
+        """A value of the Game tab."""
+        frame = self.tables["Game"]
+        return frame.at[key, "Value"] if key in frame.index else default
+
+
+def empty_frame(spec: TabSpec) -> pd.DataFrame:
+    """A frame with the tab's columns and dtypes and no rows."""
+    frame = pd.DataFrame({c: pd.Series(dtype=t) for c, t in spec.dtypes().items()})
+    if spec.key:
+        frame = frame.set_index(spec.key, drop=False)
+        frame.index.name = None
+    return frame
+
+
+def frame_from_records(spec: TabSpec, records: list[dict[str, Any]], keys: list[Hashable]) -> pd.DataFrame:
+    """A typed frame from validated rows, indexed by `keys`."""
+    if not records:
+        frame = empty_frame(spec)
+        return frame
+    frame = pd.DataFrame.from_records(records, columns=list(spec.columns))
+    frame = frame.astype(spec.dtypes())
+    frame.index = pd.Index(keys, dtype="object")
+    return frame
+
+
+def _cast(dtype: str, value: Any) -> Any:
+    if dtype == "int64":
+        return int(value or 0)
+    if dtype == "bool":
+        return bool(value)
+    return "" if value is None else value
+
+
+class Draft:
+    """A resolution's private working copy of the state; every `set` is recorded as a Change."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._tables: dict[str, pd.DataFrame] = dict(state.tables)
+        self._rows: dict[str, dict[Hashable, int]] = {t: dict(r) for t, r in state.rows.items()}
+        self._copied: set[str] = set()
+        self._pending: dict[str, list[tuple[Hashable, dict[str, Any]]]] = defaultdict(list)
+        self._next_row = {
+            t: max([layout.last_row, *self._rows.get(t, {}).values()]) + 1
+            for t, layout in state.layouts.items()
+        }
+        self.changes: list[Change] = []
+        self.logs: dict[str, list[dict[str, Any]]] = defaultdict(list)
+
+    # reading -----------------------------------------------------------------
+    def frame(self, tab: str) -> pd.DataFrame:
+        """The tab as it stands now, with this draft's changes (treat as read-only)."""
+        self._flush(tab)
+        return self._tables[tab]
+
+    def get(self, tab: str, key: Hashable, column: str) -> Any:
+        """One cell as it stands now."""
+        return self.frame(tab).at[key, column]
+
+    def row(self, tab: str, key: Hashable) -> dict[str, Any]:
+        """One row as it stands now, as a dict of column -> value."""
+        return self.frame(tab).loc[key].to_dict()
+
+    def has(self, tab: str, key: Hashable) -> bool:
+        """True if the tab has a row with this key."""
+        return key in self.frame(tab).index
+
+    def game(self, key: str, default: Any = "") -> Any:
+        """A value of the Game tab as it stands now."""
+        frame = self.frame("Game")
+        return frame.at[key, "Value"] if key in frame.index else default
+
+    # writing -----------------------------------------------------------------
+    def set(self, tab: str, key: Hashable, column: str, value: Any, cause: str, roll: str = "") -> None:
+        """Change one cell (no-op when the value is unchanged) and record why."""
+        frame = self._writable(tab)
+        value = _cast(self.state.specs[tab].dtypes().get(column, "object"), value)
+        old = frame.at[key, column]
+        if _same(old, value):
+            return
+        frame.at[key, column] = value
+        self.changes.append(Change(tab, key, column, _plain(old), value, cause, roll))
+
+    def add_row(self, tab: str, values: Mapping[str, Any], cause: str, roll: str = "") -> Hashable:
+        """Append a row; each non-empty cell is recorded as a Change. Returns the row's key."""
+        spec = self.state.specs[tab]
+        row_number = self._next_row.get(tab, 2)
+        self._next_row[tab] = row_number + 1
+        key: Hashable = values[spec.key] if spec.key else row_number
+        self._rows.setdefault(tab, {})[key] = row_number
+        dtypes = spec.dtypes()
+        full = {c: _cast(dtypes[c], values.get(c)) for c in spec.columns}
+        self._pending[tab].append((key, full))
+        for column, value in full.items():
+            if not _same(value, _cast(dtypes[column], None)):
+                self.changes.append(Change(tab, key, column, "", value, cause, roll))
+        return key
+
+    def log(self, tab: str, values: Mapping[str, Any]) -> None:
+        """Append a row to an engine-written log tab (Battles, Notifications)."""
+        self.logs[tab].append(dict(values))
+
+    def notify(self, turn: int, audience: str, channel: str, message: str) -> None:
+        """Tell someone something (a Notifications row: what the Discord bot posted)."""
+        self.log(
+            "Notifications",
+            {"Turn": turn, "Audience": audience, "Channel": channel, "Message": message},
+        )
+
+    def finish(self) -> GameState:
+        """The new state, with every change applied."""
+        for tab in list(self._pending):
+            self._flush(tab)
+        return replace(self.state, tables=dict(self._tables), rows=self._rows)
+
+    # internals ---------------------------------------------------------------
+    def _writable(self, tab: str) -> pd.DataFrame:
+        self._flush(tab)
+        if tab not in self._copied:
+            self._tables[tab] = self._tables[tab].copy()
+            self._copied.add(tab)
+        return self._tables[tab]
+
+    def _flush(self, tab: str) -> None:
+        pending = self._pending.pop(tab, None)
+        if not pending:
+            return
+        spec = self.state.specs[tab]
+        added = frame_from_records(spec, [v for _, v in pending], [k for k, _ in pending])
+        current = self._tables[tab]
+        self._tables[tab] = added if current.empty else pd.concat([current, added])
+        self._copied.add(tab)
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars as plain Python values (for History and the stores)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _same(a: Any, b: Any) -> bool:
+    a_blank = a is None or (isinstance(a, str) and a == "")
+    b_blank = b is None or (isinstance(b, str) and b == "")
+    if a_blank or b_blank:
+        return a_blank and b_blank
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+def collapse(changes: Iterable[Change]) -> list[Change]:
+    """One Change per cell: the first old value, the last new value, every cause in order.
+
+    The contract says every changed cell has exactly one History row; a cell changed twice in a
+    turn (regenerated, then taxed) keeps both steps in its Cause. A cell that ends where it began
+    did not change and is dropped.
+    """
+    grouped: dict[tuple[str, Hashable, str], list[Change]] = {}
+    for change in changes:
+        grouped.setdefault((change.tab, change.key, change.column), []).append(change)
+    result = []
+    for steps in grouped.values():
+        first, last = steps[0], steps[-1]
+        if _same(first.old, last.new):
+            continue
+        if len(steps) == 1:
+            result.append(first)
+            continue
+        cause = "; ".join(f"{s.cause}: {_word(s.old)} -> {_word(s.new)}" for s in steps)
+        roll = "; ".join(s.roll for s in steps if s.roll)
+        result.append(Change(first.tab, first.key, first.column, first.old, last.new, cause, roll))
+    return result
+
+
+def _word(value: Any) -> str:
+    if value is None or value == "":
+        return "(empty)"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return str(value)

@@ -1,0 +1,91 @@
+"""From changes to cells: the one write a run makes, and the History rows that explain it."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sheets_engine.core.tables import Change, GameState, collapse
+from sheets_engine.stores.base import CellWrite
+
+HISTORY_COLUMNS = (
+    "Turn",
+    "Resolution",
+    "At",
+    "Tab",
+    "Key",
+    "Column",
+    "Old",
+    "New",
+    "Cause",
+    "Roll",
+)
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """Which run made a change: the turn, the resolution id and the UTC time."""
+
+    turn: int
+    resolution: str
+    at: str
+
+
+def history_key(state: GameState, tab: str, key: Hashable) -> str:
+    """The History `Key` of a row: its name, or `row N` in tabs without names."""
+    return str(key) if state.specs[tab].key else f"row {key}"
+
+
+def history_rows(state: GameState, changes: Iterable[Change], stamp: Stamp) -> list[dict[str, Any]]:
+    """One History row per changed cell (changes already collapsed)."""
+    return [
+        {
+            "Turn": stamp.turn,
+            "Resolution": stamp.resolution,
+            "At": stamp.at,
+            "Tab": c.tab,
+            "Key": history_key(state, c.tab, c.key),
+            "Column": c.column,
+            "Old": c.old,
+            "New": c.new,
+            "Cause": c.cause,
+            "Roll": c.roll,
+        }
+        for c in changes
+    ]
+
+
+def cell_writes(
+    state: GameState,
+    changes: list[Change],
+    logs: Mapping[str, list[dict[str, Any]]],
+) -> list[CellWrite]:
+    """Every cell to write: the changed cells, then the rows appended to log tabs."""
+    writes = []
+    for c in changes:
+        layout = state.layouts[c.tab]
+        writes.append(
+            CellWrite(layout.title, state.rows[c.tab][c.key], layout.columns[c.column], _out(c.new))
+        )
+    for tab, rows in logs.items():
+        layout = state.layouts[tab]
+        for offset, row in enumerate(rows, start=1):
+            for column, value in row.items():
+                if value is None or value == "":
+                    continue
+                writes.append(
+                    CellWrite(layout.title, layout.last_row + offset, layout.columns[column], _out(value))
+                )
+    return writes
+
+
+def final_changes(changes: Iterable[Change]) -> list[Change]:
+    """The changes as they will be written: one per cell, net of steps that cancel out."""
+    return collapse(changes)
+
+
+def _out(value: Any) -> Any:
+    if hasattr(value, "item"):
+        value = value.item()
+    return value

@@ -1,0 +1,1 @@
+"""The Sengoku Jidai ruleset: the Province Tracker campaign of the rules guide."""

@@ -1,0 +1,86 @@
+"""Guide Section 11, Summary of Derived Stats: the Province Tracker's engine-owned columns.
+
+Everything a building adds comes from the Buildings tab's effect columns; only the guide's own
+formulas (bases, tech thresholds, the capital) are code. Computed for all provinces at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sheets_engine.core.tables import Draft
+from sheets_engine.sengoku.game import GameSettings
+from sheets_engine.sengoku.schema import BUILDING_EFFECTS, DERIVED_COLUMNS, SLOT_COLUMNS
+
+
+def controlling_clan(provinces: pd.DataFrame) -> pd.Series:
+    """The clan that taxes and administers each province: Controlled By, else Province Owner."""
+    control = provinces["Controlled By"]
+    return control.where(control != "", provinces["Province Owner"])
+
+
+def building_effects(provinces: pd.DataFrame, buildings: pd.DataFrame) -> pd.DataFrame:
+    """Each building effect column summed over each province's building slots."""
+    totals = pd.DataFrame(0, index=provinces.index, columns=list(BUILDING_EFFECTS), dtype="int64")
+    for slot in SLOT_COLUMNS:
+        names = provinces[slot]
+        for effect in BUILDING_EFFECTS:
+            totals[effect] += names.map(buildings[effect]).fillna(0).astype("int64")
+    return totals
+
+
+def levy_unit(provinces: pd.DataFrame, buildings: pd.DataFrame, default: str) -> pd.Series:
+    """The unit recruiting produces: the first building in Buildings row order that names one."""
+    producers = buildings[buildings["Levy Unit"] != ""]
+    rank = pd.Series(np.arange(len(producers)), index=producers.index)
+    best = pd.Series(len(producers), index=provinces.index, dtype="int64")
+    for slot in SLOT_COLUMNS:
+        best = np.minimum(best, provinces[slot].map(rank).fillna(len(producers)).astype("int64"))
+    units = pd.Series([*producers["Levy Unit"], default], dtype="object")
+    return pd.Series(units.to_numpy()[best.to_numpy()], index=provinces.index, dtype="object")
+
+
+def province_stats(
+    provinces: pd.DataFrame, clans: pd.DataFrame, buildings: pd.DataFrame, settings: GameSettings
+) -> pd.DataFrame:
+    """Every derived column of every province, per Section 11."""
+    clan = controlling_clan(provinces)
+    development = clan.map(clans["Development"]).fillna(0).astype("int64")
+    expansion = clan.map(clans["Expansion"]).fillna(0).astype("int64")
+    capital = clan.map(clans["Capital"]).fillna("") == provinces.index.to_series()
+    city = provinces["Type"] == "City"
+    effect = building_effects(provinces, buildings)
+    owned = provinces["Province Owner"].value_counts()
+    owned_by_clan = clan.map(owned).fillna(0).astype("int64")
+
+    # Regen: base 2 City / 1 Rural; +1 Development 4+ in a City; +1 Development 6+ in the capital.
+    base_regen = np.where(city, 2, 1) + ((development >= 4) & city) + ((development >= 6) & capital)
+    # Caps: base 4 City / 3 Rural; +1 Expansion 5+; +5 Development 5+ in the capital.
+    base_cap = np.where(city, 4, 3) + (expansion >= 5) + 5 * ((development >= 5) & capital)
+    capitals = pd.Series(clans.index, index=clans["Capital"]).groupby(level=0).first()
+
+    stats = pd.DataFrame(index=provinces.index)
+    stats["Capital Of"] = provinces.index.to_series().map(capitals).fillna("").astype("object")
+    stats["Slots"] = np.where(development >= 3, settings.building_slots_dev3, settings.building_slots)
+    stats["Tax Regen"] = base_regen + effect["Tax Regen"]
+    stats["Manpower Regen"] = base_regen + effect["Manpower Regen"]
+    stats["Tax Cap"] = base_cap + effect["Tax Cap"]
+    stats["Manpower Cap"] = base_cap + effect["Manpower Cap"]
+    stats["Mon Bonus"] = effect["Mon Bonus"] + effect["Mon Per Province"] * owned_by_clan
+    stats["Levy Bonus"] = effect["Levy Bonus"]
+    stats["Build Cost Reduction"] = (expansion >= 1).astype("int64") + effect["Cost Reduction"]
+    stats["Levy Unit"] = levy_unit(provinces, buildings, settings.default_levy_unit)
+    numeric = [c for c in DERIVED_COLUMNS if c not in ("Capital Of", "Levy Unit")]
+    stats[numeric] = stats[numeric].clip(lower=0).astype("int64")
+    return stats[list(DERIVED_COLUMNS)]
+
+
+def recalculate(draft: Draft, settings: GameSettings, cause: str = "recalc") -> None:
+    """Section 11 on the draft: set every derived cell whose value differs."""
+    provinces = draft.frame("Provinces")
+    stats = province_stats(provinces, draft.frame("Clans"), draft.frame("Buildings"), settings)
+    for column in DERIVED_COLUMNS:
+        differs = stats[column].to_numpy() != provinces[column].to_numpy()
+        for province in stats.index[differs]:
+            draft.set("Provinces", province, column, stats.at[province, column], cause)

@@ -1,0 +1,89 @@
+"""The Game tab: campaign settings as typed values, and the turn calendar."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, ValidationError, model_validator
+
+from sheets_engine.core.cells import Count, Text
+from sheets_engine.core.problems import Problem
+from sheets_engine.core.tables import GameState
+
+
+class GameSettings(BaseModel):
+    """Every key of the Game tab. Defaults live in templates/sengoku/Game.csv, not here."""
+
+    ruleset: Text = "sengoku"
+    campaign: Text
+    turn: Count = Field(ge=1)
+    turns_per_year: Count = Field(ge=1)
+    winter_turn: Count = Field(ge=1)
+    seed: Text
+    last_resolved_turn: Count
+    shogun_clan: Text
+    tech_point_cost: Count = Field(ge=1)
+    character_cap: Count
+    character_cap_shogun: Count
+    hire_samurai_cost: Count
+    rally_samurai_cost: Count
+    rally_samurai_max: Count
+    building_slots: Count
+    building_slots_dev3: Count
+    tech_titles: Text
+    default_levy_unit: Text
+
+    @model_validator(mode="after")
+    def _winter_in_year(self) -> GameSettings:
+        if self.winter_turn > self.turns_per_year:
+            raise ValueError("winter_turn must be a turn of the year (at most turns_per_year)")
+        return self
+
+    @property
+    def titles_for_tech(self) -> set[str]:
+        """Titles that may spend tech points."""
+        return {t.strip().casefold() for t in self.tech_titles.split(",") if t.strip()}
+
+    def year(self, turn: int) -> int:
+        """The year a turn falls in (1-based)."""
+        return (turn - 1) // self.turns_per_year + 1
+
+    def turn_of_year(self, turn: int) -> int:
+        """The turn's place in its year (1-based)."""
+        return (turn - 1) % self.turns_per_year + 1
+
+    def is_winter(self, turn: int) -> bool:
+        """Winter: ((turn - 1) mod turns_per_year) + 1 = winter_turn."""
+        return self.turn_of_year(turn) == self.winter_turn
+
+
+def read_settings(state: GameState) -> GameSettings:
+    """The Game tab as settings (the campaign has been validated)."""
+    values = dict(state.frame("Game")["Value"].items())
+    return GameSettings.model_validate(values)
+
+
+def settings_problems(state: GameState, problems: list[Problem]) -> GameSettings | None:
+    """Read the settings; a missing or bad key adds a problem at its Game row."""
+    frame = state.frame("Game")
+    values = dict(frame["Value"].items())
+    try:
+        return GameSettings.model_validate(values)
+    except ValidationError as error:
+        for detail in error.errors(include_url=False):
+            key = str(detail["loc"][0]) if detail["loc"] else ""
+            if detail["type"] == "missing":
+                problems.append(
+                    Problem(
+                        "Game",
+                        None,
+                        "Key",
+                        key,
+                        f"a row with Key '{key}' (see templates/sengoku/Game.csv)",
+                    )
+                )
+            elif key in state.rows["Game"]:
+                message = str(detail["msg"]).removeprefix("Value error, ")
+                problems.append(Problem("Game", state.rows["Game"][key], "Value", values.get(key), message))
+            else:
+                message = str(detail["msg"]).removeprefix("Value error, ")
+                problems.append(Problem("Game", None, "Value", "", message))
+        return None

@@ -1,0 +1,50 @@
+"""The Sengoku Jidai ruleset as the engine sees it: tabs, checks, recalc and the turn."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sheets_engine.core.ruleset import Outcome, Ruleset, register
+from sheets_engine.core.tables import Draft, GameState
+from sheets_engine.sengoku import derived, validate
+from sheets_engine.sengoku.game import read_settings
+from sheets_engine.sengoku.schema import TABS
+from sheets_engine.templates import TEMPLATE_ROOT
+
+
+def recalc(state: GameState) -> Outcome:
+    """Recompute every derived column (guide Section 11)."""
+    settings = read_settings(state)
+    draft = Draft(state)
+    derived.recalculate(draft, settings)
+    changed = len({c.key for c in draft.changes})
+    return Outcome(
+        draft.finish(),
+        draft.changes,
+        dict(draft.logs),
+        settings.turn,
+        {"provinces changed": changed},
+    )
+
+
+def resolve(state: GameState, now: datetime) -> Outcome:
+    """Resolve one turn (see sengoku.turn)."""
+    from sheets_engine.sengoku.turn import resolve_turn
+
+    return resolve_turn(state, now)
+
+
+def build() -> Ruleset:
+    """The ruleset record."""
+    return Ruleset(
+        name="sengoku",
+        title="Sengoku Jidai",
+        tabs=TABS,
+        templates=TEMPLATE_ROOT / "sengoku",
+        check=validate.check,
+        recalc=recalc,
+        resolve=resolve,
+    )
+
+
+register("sengoku", build)

@@ -1,0 +1,359 @@
+"""The Sengoku Jidai tabs and columns (shared/spec/sheet-schema.md), as typed row models.
+
+Headers are the models' aliases, exactly as the sheet spells them. Enums hold the sheet's words.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sheets_engine.core.cells import Count, Flag, Fraction, OptionalCount, Text, Whole, enum_of
+from sheets_engine.core.tables import TabSpec
+
+
+class ProvinceType(StrEnum):
+    """Guide Section 3: provinces are City or standard (rural)."""
+
+    CITY = "City"
+    RURAL = "Rural"
+
+
+class BuildingKind(StrEnum):
+    """Guide Section 4: where a building may stand."""
+
+    UNIVERSAL = "Universal"
+    CITY = "City"
+    RGO = "RGO"
+
+
+class Discipline(StrEnum):
+    """Guide Section 5: the five tech trees."""
+
+    DEVELOPMENT = "Development"
+    EXPANSION = "Expansion"
+    WARFARE = "Warfare"
+    PIETY = "Piety"
+    LEARNING = "Learning"
+
+
+class ArmyStatus(StrEnum):
+    """Where an army stands in the war."""
+
+    FIELD = "Field"
+    GARRISONED = "Garrisoned"
+    BESIEGING = "Besieging"
+    DESTROYED = "Destroyed"
+
+
+class CharacterStatus(StrEnum):
+    """A character is alive or dead (never deleted: the graveyard is history)."""
+
+    ALIVE = "Alive"
+    DEAD = "Dead"
+
+
+class OrderStatus(StrEnum):
+    """What became of an order."""
+
+    PENDING = "Pending"
+    RESOLVED = "Resolved"
+    REJECTED = "Rejected"
+    SUPERSEDED = "Superseded"
+
+
+class ChoiceStatus(StrEnum):
+    """What became of a Tech Choices row."""
+
+    PENDING = "Pending"
+    SPENT = "Spent"
+    REJECTED = "Rejected"
+
+
+class LetterStatus(StrEnum):
+    """A letter waits until the clan's Learning lets it go."""
+
+    PENDING = "Pending"
+    DELIVERED = "Delivered"
+
+
+class Row(BaseModel):
+    """A sheet row: columns by header, unknown columns (a GM's notes) ignored."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="ignore", use_enum_values=True)
+
+
+class GameRow(Row):
+    key: Text = Field(alias="Key")
+    value: Text = Field(alias="Value")
+    notes: Text = Field(alias="Notes")
+
+
+class ClanRow(Row):
+    clan: Text = Field(alias="Clan")
+    treasury: Count = Field(alias="Treasury")
+    knowledge: Count = Field(alias="Knowledge")
+    development: Count = Field(alias="Development")
+    expansion: Count = Field(alias="Expansion")
+    warfare: Count = Field(alias="Warfare")
+    piety: Count = Field(alias="Piety")
+    learning: Count = Field(alias="Learning")
+    tech_points: Count = Field(alias="Tech Points")
+    capital: Text = Field(alias="Capital")
+
+
+class AllianceRow(Row):
+    clan: Text = Field(alias="Clan")
+    ally: Text = Field(alias="Ally")
+    secret: Flag = Field(alias="Secret")
+    since_turn: Count = Field(alias="Since Turn")
+
+
+SLOT_COLUMNS = ("Building 1", "Building 2", "Building 3", "Building 4", "Building 5")
+
+
+class ProvinceRow(Row):
+    province: Text = Field(alias="Province")
+    type: enum_of(ProvinceType) = Field(alias="Type")  # type: ignore[valid-type]
+    resource: Text = Field(alias="Resource")
+    terrain: Text = Field(alias="Terrain")
+    province_owner: Text = Field(alias="Province Owner")
+    controlled_by: Text = Field(alias="Controlled By")
+    adjacent: Text = Field(alias="Adjacent")
+    building_1: Text = Field(alias="Building 1")
+    building_2: Text = Field(alias="Building 2")
+    building_3: Text = Field(alias="Building 3")
+    building_4: Text = Field(alias="Building 4")
+    building_5: Text = Field(alias="Building 5")
+    fortress_level: Count = Field(alias="Fortress Level", le=4)
+    tax_stockpile: Count = Field(alias="Tax Stockpile")
+    manpower_stockpile: Count = Field(alias="Manpower Stockpile")
+    capital_of: Text = Field(alias="Capital Of")
+    slots: Count = Field(alias="Slots")
+    tax_regen: Count = Field(alias="Tax Regen")
+    manpower_regen: Count = Field(alias="Manpower Regen")
+    tax_cap: Count = Field(alias="Tax Cap")
+    manpower_cap: Count = Field(alias="Manpower Cap")
+    mon_bonus: Count = Field(alias="Mon Bonus")
+    levy_bonus: Count = Field(alias="Levy Bonus")
+    build_cost_reduction: Count = Field(alias="Build Cost Reduction")
+    levy_unit: Text = Field(alias="Levy Unit")
+
+
+DERIVED_COLUMNS = (
+    "Capital Of",
+    "Slots",
+    "Tax Regen",
+    "Manpower Regen",
+    "Tax Cap",
+    "Manpower Cap",
+    "Mon Bonus",
+    "Levy Bonus",
+    "Build Cost Reduction",
+    "Levy Unit",
+)
+
+
+class BuildingRow(Row):
+    building: Text = Field(alias="Building")
+    kind: enum_of(BuildingKind) = Field(alias="Kind")  # type: ignore[valid-type]
+    resource: Text = Field(alias="Resource")
+    cost: Count = Field(alias="Cost")
+    tax_regen: Whole = Field(alias="Tax Regen")
+    manpower_regen: Whole = Field(alias="Manpower Regen")
+    tax_cap: Whole = Field(alias="Tax Cap")
+    manpower_cap: Whole = Field(alias="Manpower Cap")
+    mon_bonus: Whole = Field(alias="Mon Bonus")
+    mon_per_province: Whole = Field(alias="Mon Per Province")
+    levy_bonus: Whole = Field(alias="Levy Bonus")
+    cost_reduction: Whole = Field(alias="Cost Reduction")
+    knowledge: Whole = Field(alias="Knowledge")
+    levy_unit: Text = Field(alias="Levy Unit")
+
+
+BUILDING_EFFECTS = (
+    "Tax Regen",
+    "Manpower Regen",
+    "Tax Cap",
+    "Manpower Cap",
+    "Mon Bonus",
+    "Mon Per Province",
+    "Levy Bonus",
+    "Cost Reduction",
+    "Knowledge",
+)
+
+
+class UnitRow(Row):
+    unit: Text = Field(alias="Unit")
+    army_column: Text = Field(alias="Army Column")
+    cs: Count = Field(alias="CS")
+    basic: Flag = Field(alias="Basic")
+    battle_loss_order: OptionalCount = Field(alias="Battle Loss Order")
+    winter_loss_order: OptionalCount = Field(alias="Winter Loss Order")
+    garrison_order: OptionalCount = Field(alias="Garrison Order")
+    siege: Flag = Field(alias="Siege")
+
+
+class TerrainRow(Row):
+    terrain: Text = Field(alias="Terrain")
+    attacker: Whole = Field(alias="Attacker")
+    defender: Whole = Field(alias="Defender")
+
+
+class TechRow(Row):
+    discipline: enum_of(Discipline) = Field(alias="Discipline")  # type: ignore[valid-type]
+    level: Count = Field(alias="Level")
+    effect: Text = Field(alias="Effect")
+    winter_loss: Fraction = Field(alias="Winter Loss")
+    letters: OptionalCount = Field(alias="Letters")
+
+
+class MissionRow(Row):
+    order: Text = Field(alias="Order")
+    authority: Whole = Field(alias="Authority")
+    knowledge: Count = Field(alias="Knowledge")
+    free_action: Flag = Field(alias="Free Action")
+
+
+UNIT_COLUMNS = ("Spear", "Sword", "Archer", "Cavalry", "Firearm", "Samurai", "Siege")
+
+
+class ArmyRow(Row):
+    army: Text = Field(alias="Army")
+    clan: Text = Field(alias="Clan")
+    province: Text = Field(alias="Province")
+    leader: Text = Field(alias="Leader")
+    spear: Count = Field(alias="Spear")
+    sword: Count = Field(alias="Sword")
+    archer: Count = Field(alias="Archer")
+    cavalry: Count = Field(alias="Cavalry")
+    firearm: Count = Field(alias="Firearm")
+    samurai: Count = Field(alias="Samurai")
+    siege: Count = Field(alias="Siege")
+    origin: Text = Field(alias="Origin")
+    moved: Flag = Field(alias="Moved")
+    status: enum_of(ArmyStatus) = Field(alias="Status", default=ArmyStatus.FIELD)  # type: ignore[valid-type]
+
+
+class CharacterRow(Row):
+    character: Text = Field(alias="Character")
+    player: Text = Field(alias="Player")
+    email: Text = Field(alias="Email")
+    clan: Text = Field(alias="Clan")
+    title: Text = Field(alias="Title")
+    authority: Whole = Field(alias="Authority")
+    location: Text = Field(alias="Location")
+    status: enum_of(CharacterStatus) = Field(alias="Status")  # type: ignore[valid-type]
+
+
+class ResponseRow(Row):
+    """A Google Form response: player text, read as text and judged as an order later."""
+
+    timestamp: Text = Field(alias="Timestamp")
+    email_address: Text = Field(alias="Email Address")
+    character: Text = Field(alias="Character")
+    order: Text = Field(alias="Order")
+    target: Text = Field(alias="Target")
+    detail: Text = Field(alias="Detail")
+    secret: Text = Field(alias="Secret")
+
+
+class OrderRow(Row):
+    turn: Count = Field(alias="Turn")
+    submitted: Text = Field(alias="Submitted")
+    email: Text = Field(alias="Email")
+    character: Text = Field(alias="Character")
+    order: Text = Field(alias="Order")
+    target: Text = Field(alias="Target")
+    detail: Text = Field(alias="Detail")
+    secret: Flag = Field(alias="Secret")
+    status: enum_of(OrderStatus) = Field(alias="Status", default=OrderStatus.PENDING)  # type: ignore[valid-type]
+    result: Text = Field(alias="Result")
+
+
+class TechChoiceRow(Row):
+    turn: Count = Field(alias="Turn")
+    clan: Text = Field(alias="Clan")
+    character: Text = Field(alias="Character")
+    discipline: enum_of(Discipline) = Field(alias="Discipline")  # type: ignore[valid-type]
+    status: enum_of(ChoiceStatus) = Field(alias="Status", default=ChoiceStatus.PENDING)  # type: ignore[valid-type]
+
+
+class LetterRow(Row):
+    letter: Text = Field(alias="Letter")
+    turn: Count = Field(alias="Turn")
+    from_: Text = Field(alias="From")
+    to_clan: Text = Field(alias="To Clan")
+    text: Text = Field(alias="Text")
+    status: enum_of(LetterStatus) = Field(alias="Status", default=LetterStatus.PENDING)  # type: ignore[valid-type]
+    delivered_turn: OptionalCount = Field(alias="Delivered Turn")
+
+
+class RelationRow(Row):
+    clan_a: Text = Field(alias="Clan A")
+    clan_b: Text = Field(alias="Clan B")
+    since_turn: Count = Field(alias="Since Turn")
+
+
+class SiegeRow(Row):
+    province: Text = Field(alias="Province")
+    besieger: Text = Field(alias="Besieger")
+    defender: Text = Field(alias="Defender")
+    timer: Count = Field(alias="Timer")
+    started_turn: Count = Field(alias="Started Turn")
+
+
+BATTLE_HEADERS = (
+    "Turn", "Province", "Attacker", "Defender", "Attacker CS", "Defender CS", "Attacker Roll",
+    "Defender Roll", "Damage To Attacker", "Damage To Defender", "Outcome",
+)  # fmt: skip
+NOTIFICATION_HEADERS = ("Turn", "Audience", "Channel", "Message")
+HISTORY_HEADERS = (
+    "Turn", "Resolution", "At", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll",
+)  # fmt: skip
+
+TABS: tuple[TabSpec, ...] = (
+    TabSpec("Game", GameRow, key="Key"),
+    TabSpec("Clans", ClanRow, key="Clan"),
+    TabSpec("Alliances", AllianceRow),
+    TabSpec("Provinces", ProvinceRow, key="Province", engine_columns=DERIVED_COLUMNS),
+    TabSpec("Buildings", BuildingRow, key="Building"),
+    TabSpec("Units", UnitRow, key="Unit"),
+    TabSpec("Terrain", TerrainRow, key="Terrain"),
+    TabSpec("Tech", TechRow),
+    TabSpec("Missions", MissionRow, key="Order"),
+    TabSpec("Armies", ArmyRow, key="Army", engine_columns=("Origin", "Moved", "Status")),
+    TabSpec("Characters", CharacterRow, key="Character"),
+    TabSpec("Form Responses 1", ResponseRow),
+    TabSpec("Orders", OrderRow, engine_columns=("Status", "Result")),
+    TabSpec("Tech Choices", TechChoiceRow, engine_columns=("Status",)),
+    TabSpec("Letters", LetterRow, key="Letter", engine_columns=("Status", "Delivered Turn")),
+    TabSpec("Relations", RelationRow),
+    TabSpec("Sieges", SiegeRow),
+    TabSpec("Battles", None, log=True, headers=BATTLE_HEADERS),
+    TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS),
+    TabSpec("History", None, log=True, headers=HISTORY_HEADERS),
+)
+SPECS = {spec.name: spec for spec in TABS}
+
+
+class OrderType(StrEnum):
+    """The `Order` column's words: one per command of the guide."""
+
+    TAX_PROVINCE = "tax-province"
+    RECRUIT_LEVIES = "recruit-levies"
+    BUILD = "build"
+    LEAD_ARMY = "lead-army"
+    HIRE_SAMURAI = "hire-samurai"
+    RALLY_SAMURAI = "rally-samurai"
+    TRADE_MISSION = "trade-mission"
+    MEDITATE = "meditate"
+    EXPERIMENT = "experiment"
+    CLAIM_DAIMYO = "claim-daimyo"
+    CLAIM_SHOGUNATE = "claim-shogunate"
+    ESTABLISH_RELATIONS = "establish-relations"
+    DESIGNATE_ALLY = "designate-ally"
+    EXECUTE = "execute"
+    WRITE_LETTER = "write-letter"

@@ -1,0 +1,291 @@
+"""Cross-reference checks of a typed Sengoku campaign: every name must exist, every rule hold.
+
+Each check names tab, row (as the sheet shows it), column and the value found.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+from sheets_engine.core.cells import split_names
+from sheets_engine.core.problems import Problem, Severity
+from sheets_engine.core.tables import GameState
+from sheets_engine.sengoku.game import GameSettings, settings_problems
+from sheets_engine.sengoku.schema import (
+    SLOT_COLUMNS,
+    UNIT_COLUMNS,
+    BuildingKind,
+    Discipline,
+    OrderType,
+)
+
+
+def check(state: GameState) -> list[Problem]:
+    """Every cross-reference problem in the campaign (type problems are found when loading)."""
+    problems: list[Problem] = []
+    settings = settings_problems(state, problems)
+    problems += _clans(state)
+    problems += _provinces(state, settings)
+    problems += _alliances(state)
+    problems += _data_tabs(state)
+    problems += _armies(state)
+    problems += _characters(state, settings)
+    problems += _references(state)
+    return problems
+
+
+class _Checker:
+    """Finds rows whose cell does not name a row of another tab."""
+
+    def __init__(self, state: GameState, tab: str) -> None:
+        self.state = state
+        self.tab = tab
+        self.rows = state.rows[tab]
+        self.problems: list[Problem] = []
+
+    def row(self, key: Hashable) -> int:
+        return self.rows[key]
+
+    def add(self, key: Hashable, column: str, value: Any, expected: str, warning: bool = False) -> None:
+        severity = Severity.WARNING if warning else Severity.ERROR
+        self.problems.append(Problem(self.tab, self.row(key), column, value, expected, severity))
+
+    def names(self, column: str, target: str, allow_empty: bool = True) -> None:
+        frame = self.state.frame(self.tab)
+        known = self.state.frame(target).index
+        values = frame[column]
+        bad = ~values.isin(known) & ~((values == "") & allow_empty)
+        for key, value in values[bad].items():
+            self.add(key, column, value, expected_name(target, value, known))
+
+
+def expected_name(target: str, value: Any, known: Iterable[Any]) -> str:
+    """'a name from the X tab', with the closest match when a typo is likely."""
+    if value == "":
+        return f"a name from the {target} tab"
+    close = difflib.get_close_matches(str(value), [str(k) for k in known], n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return f"a name from the {target} tab{hint}"
+
+
+def _clans(state: GameState) -> list[Problem]:
+    c = _Checker(state, "Clans")
+    c.names("Capital", "Provinces")
+    return c.problems
+
+
+def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]:
+    c = _Checker(state, "Provinces")
+    provinces = state.frame("Provinces")
+    buildings = state.frame("Buildings")
+    clans = state.frame("Clans")
+    c.names("Terrain", "Terrain", allow_empty=False)
+    c.names("Province Owner", "Clans")
+    c.names("Controlled By", "Clans")
+    names = set(provinces.index)
+    neighbours = {p: split_names(a) for p, a in provinces["Adjacent"].items()}
+    for province, adjacent in neighbours.items():
+        for other in adjacent:
+            if other == province:
+                c.add(
+                    province,
+                    "Adjacent",
+                    other,
+                    "other provinces (a province is not adjacent to itself)",
+                )
+            elif other not in names:
+                c.add(province, "Adjacent", other, expected_name("Provinces", other, names))
+            elif province not in neighbours[other]:
+                c.add(
+                    province,
+                    "Adjacent",
+                    other,
+                    f"a two-way link: {other}'s Adjacent must list {province}",
+                )
+    for column in SLOT_COLUMNS:
+        c.names(column, "Buildings")
+    slots, dev3 = (settings.building_slots, settings.building_slots_dev3) if settings else (4, 5)
+    for province, row in provinces.iterrows():
+        clan = row["Controlled By"] or row["Province Owner"]
+        development = clans.at[clan, "Development"] if clan in clans.index else 0
+        allowed = dev3 if development >= 3 else slots
+        seen: set[str] = set()
+        for number, column in enumerate(SLOT_COLUMNS, start=1):
+            name = row[column]
+            if not name:
+                continue
+            if number > allowed:
+                c.add(
+                    province,
+                    column,
+                    name,
+                    f"an empty slot: {province} has {allowed} slots (a fifth needs Development 3)",
+                )
+            if name in seen:
+                c.add(province, column, name, "each building at most once in a province")
+            seen.add(name)
+            if name not in buildings.index:
+                continue
+            kind, resource = buildings.at[name, "Kind"], buildings.at[name, "Resource"]
+            if kind == BuildingKind.CITY.value and row["Type"] != "City":
+                c.add(
+                    province,
+                    column,
+                    name,
+                    f"a building that fits: {name} is a City building and {province} is {row['Type']}",
+                )
+            if kind == BuildingKind.RGO.value and row["Resource"] != resource:
+                have = row["Resource"] or "none"
+                c.add(
+                    province,
+                    column,
+                    name,
+                    f"a building that fits: {name} needs the resource {resource}, {province} has {have}",
+                )
+        has_fortress = "Fortress" in seen
+        level = row["Fortress Level"]
+        if has_fortress and level == 0:
+            c.add(province, "Fortress Level", level, "1 to 4 where a Fortress stands")
+        if level > 0 and not has_fortress and "Fortress" in buildings.index:
+            c.add(province, "Fortress Level", level, "0 where no Fortress building stands")
+    return c.problems
+
+
+def _alliances(state: GameState) -> list[Problem]:
+    c = _Checker(state, "Alliances")
+    c.names("Clan", "Clans", allow_empty=False)
+    c.names("Ally", "Clans", allow_empty=False)
+    seen: dict[tuple[str, str], int] = {}
+    for key, row in state.frame("Alliances").iterrows():
+        pair = (row["Clan"], row["Ally"])
+        if pair[0] == pair[1]:
+            c.add(key, "Ally", pair[1], "another clan (a clan cannot declare itself its ally)")
+        elif pair in seen:
+            c.add(key, "Ally", pair[1], f"one row per declaration; row {seen[pair]} has it already")
+        seen.setdefault(pair, c.row(key))
+    return c.problems
+
+
+def _data_tabs(state: GameState) -> list[Problem]:
+    problems: list[Problem] = []
+    b = _Checker(state, "Buildings")
+    b.names("Levy Unit", "Units")
+    for key, row in state.frame("Buildings").iterrows():
+        if row["Kind"] == BuildingKind.RGO.value and not row["Resource"]:
+            b.add(key, "Resource", "", "the resource an RGO building needs")
+    u = _Checker(state, "Units")
+    for key, column in state.frame("Units")["Army Column"].items():
+        if column not in UNIT_COLUMNS:
+            u.add(
+                key,
+                "Army Column",
+                column,
+                "one of the Armies unit columns: " + ", ".join(UNIT_COLUMNS),
+            )
+    t = _Checker(state, "Tech")
+    seen: dict[tuple[str, int], int] = {}
+    for key, row in state.frame("Tech").iterrows():
+        pair = (row["Discipline"], row["Level"])
+        if pair in seen:
+            t.add(key, "Level", row["Level"], f"one row per level; row {seen[pair]} has it already")
+        seen.setdefault(pair, t.row(key))
+    for discipline in (Discipline.WARFARE.value, Discipline.LEARNING.value):
+        if (discipline, 0) not in seen and state.rows["Tech"]:
+            problems.append(Problem("Tech", None, "Level", "", f"a {discipline} row for level 0"))
+    m = _Checker(state, "Missions")
+    known = {o.value for o in OrderType}
+    for key in state.frame("Missions").index:
+        if key not in known:
+            m.add(key, "Order", key, "an order the engine knows: " + ", ".join(sorted(known)))
+    return problems + b.problems + u.problems + t.problems + m.problems
+
+
+def _armies(state: GameState) -> list[Problem]:
+    c = _Checker(state, "Armies")
+    c.names("Clan", "Clans", allow_empty=False)
+    c.names("Province", "Provinces", allow_empty=False)
+    c.names("Origin", "Provinces")
+    c.names("Leader", "Characters")
+    characters = state.frame("Characters")
+    led: dict[str, Hashable] = {}
+    for army, row in state.frame("Armies").iterrows():
+        leader = row["Leader"]
+        if not leader or leader not in characters.index:
+            continue
+        if characters.at[leader, "Status"] == "Dead":
+            c.add(army, "Leader", leader, "a living character (this one is Dead)")
+        elif characters.at[leader, "Clan"] != row["Clan"]:
+            c.add(army, "Leader", leader, f"a character of the {row['Clan']} clan")
+        if leader in led:
+            c.add(
+                army,
+                "Leader",
+                leader,
+                f"a character who leads no other army (it leads {led[leader]})",
+            )
+        led.setdefault(leader, army)
+    return c.problems
+
+
+def _characters(state: GameState, settings: GameSettings | None) -> list[Problem]:
+    c = _Checker(state, "Characters")
+    c.names("Clan", "Clans")
+    c.names("Location", "Provinces")
+    characters = state.frame("Characters")
+    emails: dict[str, Hashable] = {}
+    for name, row in characters.iterrows():
+        email = row["Email"].casefold()
+        if email and "@" not in email:
+            c.add(name, "Email", row["Email"], "an email address (the one the order form collects)")
+        if email and email in emails:
+            c.add(
+                name,
+                "Email",
+                row["Email"],
+                f"one character per email address ({emails[email]} has it)",
+            )
+        emails.setdefault(email, name)
+    alive = characters[characters["Status"] == "Alive"]
+    daimyos = alive[alive["Title"] == "Daimyo"]
+    for clan, group in daimyos.groupby("Clan"):
+        for name in list(group.index)[1:]:
+            c.add(
+                name,
+                "Title",
+                "Daimyo",
+                f"one Daimyo per clan ({group.index[0]} is the {clan} Daimyo)",
+            )
+    if settings is not None:
+        counts = alive[alive["Clan"] != ""].groupby("Clan").size()
+        for clan, count in counts.items():
+            cap = settings.character_cap_shogun if clan == settings.shogun_clan else settings.character_cap
+            if count > cap:
+                last = alive[alive["Clan"] == clan].index[-1]
+                c.add(
+                    last,
+                    "Clan",
+                    clan,
+                    f"at most {cap} living characters in a clan ({clan} has {count})",
+                    warning=True,
+                )
+    return c.problems
+
+
+def _references(state: GameState) -> list[Problem]:
+    problems = []
+    for tab, column, target in (
+        ("Relations", "Clan A", "Clans"),
+        ("Relations", "Clan B", "Clans"),
+        ("Sieges", "Province", "Provinces"),
+        ("Sieges", "Besieger", "Clans"),
+        ("Sieges", "Defender", "Clans"),
+        ("Tech Choices", "Clan", "Clans"),
+        ("Letters", "From", "Characters"),
+        ("Letters", "To Clan", "Clans"),
+    ):
+        c = _Checker(state, tab)
+        c.names(column, target, allow_empty=False)
+        problems += c.problems
+    return problems

@@ -1,0 +1,14 @@
+"""Stores sit at the edge: they read every tab and write cells, and know no rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sheets_engine.stores.base import Store
+
+
+def open_store(source: str) -> Store:
+    """The store for a SOURCE argument: a workbook path (`.xlsx`)."""
+    from sheets_engine.stores.xlsx import WorkbookStore
+
+    return WorkbookStore(Path(source))
