@@ -74,11 +74,15 @@ def recalc(source: str | Store, dry_run: bool = False, now: datetime | None = No
     return _commit(campaign, campaign.ruleset.recalc(campaign.state), dry_run, now)
 
 
-def resolve(source: str | Store, dry_run: bool = False, now: datetime | None = None) -> Report:
-    """Resolve the Game tab's turn; write everything it changed in one write."""
+def resolve(source: str | Store, dry_run: bool = False, now: datetime | None = None, force: bool = False) -> Report:
+    """Resolve the Game tab's turn; write everything it changed in one write.
+
+    A turn already resolved, or one not yet due (min_hours_between_turns), is left alone: the
+    report's summary says why, and nothing is written. `force` skips only the wait.
+    """
     campaign = _checked(source)
     moment = now or datetime.now(UTC)
-    return _commit(campaign, campaign.ruleset.resolve(campaign.state, moment), dry_run, moment)
+    return _commit(campaign, campaign.ruleset.resolve(campaign.state, moment, force), dry_run, moment)
 
 
 def init(target: str | Store, demo: bool = False, force: bool = False, ruleset: str = "sengoku") -> None:

@@ -152,6 +152,74 @@ def history(source: str, turn: int | None, as_json: bool) -> None:
 
 
 @cli.command()
+@click.argument("source")
+@click.option("--dry-run", is_flag=True, help="Print every change the turn would make and write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (for cron logs).")
+@click.option("--force", is_flag=True, help="Resolve now even if min_hours_between_turns has not passed.")
+def resolve(source: str, dry_run: bool, as_json: bool, force: bool) -> None:
+    """Resolve the Game tab's turn: every order, in the rules' fixed sequence, in one write.
+
+    A turn that was already resolved, or is not due yet, is left alone (exit 0), so cron may
+    run this as often as it likes.
+
+    Example: sheets-engine resolve campaign.xlsx --dry-run
+    """
+    from sheets_engine import app
+
+    report = _with_progress(lambda: app.resolve(source, dry_run=dry_run, force=force), as_json)
+    _print_resolution(report, as_json)
+
+
+def _with_progress(work: Any, quiet: bool) -> Any:
+    if quiet or not sys.stderr.isatty():
+        return work()
+    from rich.console import Console
+
+    with Console(stderr=True).status("Resolving the turn..."):
+        return work()
+
+
+def _print_resolution(report: Any, as_json: bool) -> None:
+    summary = dict(report.summary)
+    if as_json:
+        payload = {
+            **summary,
+            "dry_run": report.dry_run,
+            "resolution": report.resolution if report.history else "",
+            "cells_changed": len(report.changes),
+            "history_rows": len(report.history),
+            "notifications": len(report.logs.get("Notifications", [])),
+            "battles": len(report.logs.get("Battles", [])),
+            "cells_written": 0 if report.dry_run else report.cells_written,
+        }
+        click.echo(json.dumps(payload, indent=2, default=str))
+        return
+    if not summary.get("resolved", True):
+        click.echo(f"Nothing to do: {summary.get('reason')}.")
+        return
+    if report.dry_run:
+        _print_changes(
+            report,
+            f"Turn {summary.get('turn')}: {len(report.changes)} cell(s) would change (dry run: nothing written)",
+        )
+    from rich.table import Table
+
+    table = Table(
+        "",
+        "",
+        title=f"Turn {summary.get('turn')} (year {summary.get('year')})"
+        + (", Winter" if summary.get("winter") else "")
+        + " resolved",
+    )
+    for name, value in summary.items():
+        if name not in ("resolved", "turn", "year", "winter"):
+            table.add_row(name, str(value))
+    table.add_row("cells changed", str(len(report.changes)))
+    table.add_row("notifications", str(len(report.logs.get("Notifications", []))))
+    _console().print(table)
+
+
+@cli.command()
 @click.argument("directory", default="sengoku-demo", required=False)
 def demo(directory: str) -> None:
     """Create the demo campaign in DIRECTORY (default ./sengoku-demo) and run the main job on it.
@@ -162,12 +230,10 @@ def demo(directory: str) -> None:
 
     path = Path(directory) / "demo.xlsx"
     app.init(str(path), demo=True, force=True)
-    report = app.recalc(str(path))
-    click.echo(f"Demo campaign: {path}")
-    click.echo(
-        f"Recalculated derived stats: {len(report.changes)} cell(s) set, "
-        f"{len(report.history)} History row(s) written."
-    )
+    click.echo(f"Demo campaign written to {path}; resolving turn 1.")
+    report = app.resolve(str(path))
+    _print_resolution(report, as_json=False)
+    click.echo(f"Read the results in {path}: the Orders, Notifications and History tabs.")
 
 
 def main() -> None:

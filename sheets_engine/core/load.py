@@ -37,15 +37,11 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
                 )
             )
             tables[spec.name], rows[spec.name] = empty_frame(spec), {}
-            layouts[spec.name] = Layout(
-                spec.name, {c: i for i, c in enumerate(spec.columns, 1)}, 1, len(spec.columns)
-            )
+            layouts[spec.name] = Layout(spec.name, {c: i for i, c in enumerate(spec.columns, 1)}, 1, len(spec.columns))
             continue
         columns, header_problems = _header(spec, tab)
         problems += header_problems
-        layouts[spec.name] = Layout(
-            tab.title, columns, tab.last_row, max([len(tab.header), *columns.values()])
-        )
+        layouts[spec.name] = Layout(tab.title, columns, tab.last_row, max([len(tab.header), *columns.values()]))
         if spec.log:
             tables[spec.name], rows[spec.name] = empty_frame(spec), {}
             continue
@@ -73,9 +69,7 @@ def _header(spec: TabSpec, tab: RawTab) -> tuple[dict[str, int], list[Problem]]:
     return found, problems
 
 
-def _type_rows(
-    spec: TabSpec, tab: RawTab, columns: dict[str, int]
-) -> tuple[Any, dict[Hashable, int], list[Problem]]:
+def _type_rows(spec: TabSpec, tab: RawTab, columns: dict[str, int]) -> tuple[Any, dict[Hashable, int], list[Problem]]:
     assert spec.model is not None
     problems: list[Problem] = []
     records: list[dict[str, Any]] = []

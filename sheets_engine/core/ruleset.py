@@ -41,7 +41,7 @@ class Ruleset:
     templates: Path
     check: Callable[[GameState], list[Problem]]
     recalc: Callable[[GameState], Outcome]
-    resolve: Callable[[GameState, datetime], Outcome]
+    resolve: Callable[[GameState, datetime, bool], Outcome]
 
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}

@@ -124,8 +124,7 @@ class Draft:
         self._copied: set[str] = set()
         self._pending: dict[str, list[tuple[Hashable, dict[str, Any]]]] = defaultdict(list)
         self._next_row = {
-            t: max([layout.last_row, *self._rows.get(t, {}).values()]) + 1
-            for t, layout in state.layouts.items()
+            t: max([layout.last_row, *self._rows.get(t, {}).values()]) + 1 for t, layout in state.layouts.items()
         }
         self.changes: list[Change] = []
         self.logs: dict[str, list[dict[str, Any]]] = defaultdict(list)

@@ -65,18 +65,14 @@ def cell_writes(
     writes = []
     for c in changes:
         layout = state.layouts[c.tab]
-        writes.append(
-            CellWrite(layout.title, state.rows[c.tab][c.key], layout.columns[c.column], _out(c.new))
-        )
+        writes.append(CellWrite(layout.title, state.rows[c.tab][c.key], layout.columns[c.column], _out(c.new)))
     for tab, rows in logs.items():
         layout = state.layouts[tab]
         for offset, row in enumerate(rows, start=1):
             for column, value in row.items():
                 if value is None or value == "":
                     continue
-                writes.append(
-                    CellWrite(layout.title, layout.last_row + offset, layout.columns[column], _out(value))
-                )
+                writes.append(CellWrite(layout.title, layout.last_row + offset, layout.columns[column], _out(value)))
     return writes
 
 

@@ -30,6 +30,8 @@ class GameSettings(BaseModel):
     building_slots_dev3: Count
     tech_titles: Text
     default_levy_unit: Text
+    min_hours_between_turns: Count
+    last_resolved_at: Text
 
     @model_validator(mode="after")
     def _winter_in_year(self) -> GameSettings:

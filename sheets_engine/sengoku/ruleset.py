@@ -27,11 +27,11 @@ def recalc(state: GameState) -> Outcome:
     )
 
 
-def resolve(state: GameState, now: datetime) -> Outcome:
+def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
     """Resolve one turn (see sengoku.turn)."""
     from sheets_engine.sengoku.turn import resolve_turn
 
-    return resolve_turn(state, now)
+    return resolve_turn(state, now, force=force)
 
 
 def build() -> Ruleset:

@@ -1,0 +1,31 @@
+"""Authority and Knowledge by mission (guide Sections 2 and 7): rows of the Missions tab."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sheets_engine.sengoku.turn import Order, Turn
+
+
+def apply_mission(turn: Turn, order: Order, authority: bool = True) -> str:
+    """Give the acting character its Missions Authority and its clan the Knowledge.
+
+    Returns the words to add to the order's Result ("" when the mission gives nothing).
+    """
+    draft = turn.draft
+    missions = draft.frame("Missions")
+    if order.type.value not in missions.index:
+        return ""
+    row = missions.loc[order.type.value]
+    notes = []
+    if authority and row["Authority"]:
+        before = int(draft.get("Characters", order.character, "Authority"))
+        draft.set("Characters", order.character, "Authority", before + int(row["Authority"]), order.cause)
+        notes.append(f"Authority {int(row['Authority']):+d}")
+    clan = draft.get("Characters", order.character, "Clan")
+    if row["Knowledge"] and clan:
+        before = int(draft.get("Clans", clan, "Knowledge"))
+        draft.set("Clans", clan, "Knowledge", before + int(row["Knowledge"]), order.cause)
+        notes.append(f"{clan} Knowledge +{int(row['Knowledge'])}")
+    return f" ({', '.join(notes)})" if notes else ""

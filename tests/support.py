@@ -1,0 +1,64 @@
+"""Building small campaigns for tests: the template data tabs plus the rows a test gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheets_engine.core.load import load_state
+from sheets_engine.core.problems import Severity
+from sheets_engine.core.ruleset import get_ruleset
+from sheets_engine.core.tables import GameState
+from sheets_engine.sengoku.validate import check
+from sheets_engine.stores.memory import MemoryStore
+from sheets_engine.templates import template_tabs
+
+RULESET = get_ruleset("sengoku")
+
+
+def tabs(game: dict[str, Any] | None = None, demo: bool = False, **rows: list[dict[str, Any]]) -> dict[str, list[list[Any]]]:
+    """Template tabs with Game overrides and whole tabs replaced by the given rows.
+
+    Tab names with spaces are passed with underscores (form_responses_1, tech_choices).
+    """
+    laid = template_tabs(RULESET, demo=demo)
+    if game:
+        header = laid["Game"][0]
+        by_key = {r[0]: r for r in laid["Game"][1:]}
+        for key, value in game.items():
+            if key in by_key:
+                by_key[key][1] = value
+            else:
+                laid["Game"].append([key, value, None][: len(header)])
+    for name, records in rows.items():
+        tab = next(t for t in laid if t.replace(" ", "_").casefold() == name.casefold())
+        header = laid[tab][0]
+        laid[tab] = [header] + [[r.get(c) for c in header] for r in records]
+    return laid
+
+
+def store(game: dict[str, Any] | None = None, demo: bool = False, **rows: list[dict[str, Any]]) -> MemoryStore:
+    """A MemoryStore holding such a campaign."""
+    return MemoryStore(tabs(game, demo=demo, **rows))
+
+
+def state(game: dict[str, Any] | None = None, demo: bool = False, **rows: list[dict[str, Any]]) -> GameState:
+    """A validated GameState; fails the test if the campaign has errors."""
+    loaded, problems = load_state(MemoryStore(tabs(game, demo=demo, **rows)).read(), RULESET.tabs)
+    problems += check(loaded)
+    errors = [str(p) for p in problems if p.severity is Severity.ERROR]
+    assert not errors, errors
+    return loaded
+
+
+def province(name: str, **values: Any) -> dict[str, Any]:
+    """A Provinces row with sensible defaults (Rural, Plains, no buildings)."""
+    row = {"Province": name, "Type": "Rural", "Terrain": "Plains", "Province Owner": "Oda", "Adjacent": ""}
+    row.update({k.replace("_", " "): v for k, v in values.items()})
+    return row
+
+
+def clan(name: str, **values: Any) -> dict[str, Any]:
+    """A Clans row (tech levels 0 unless given)."""
+    row = {"Clan": name, "Treasury": 0, "Knowledge": 0, "Capital": ""}
+    row.update({k.replace("_", " "): v for k, v in values.items()})
+    return row
