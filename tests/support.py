@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from sheets_engine.core.dice import Dice, Roll
 from sheets_engine.core.load import load_state
 from sheets_engine.core.problems import Severity
 from sheets_engine.core.ruleset import get_ruleset
-from sheets_engine.core.tables import GameState
+from sheets_engine.core.tables import Draft, GameState
+from sheets_engine.sengoku.game import read_settings
+from sheets_engine.sengoku.turn import Turn
 from sheets_engine.sengoku.validate import check
 from sheets_engine.stores.memory import MemoryStore
 from sheets_engine.templates import template_tabs
@@ -15,7 +18,9 @@ from sheets_engine.templates import template_tabs
 RULESET = get_ruleset("sengoku")
 
 
-def tabs(game: dict[str, Any] | None = None, demo: bool = False, **rows: list[dict[str, Any]]) -> dict[str, list[list[Any]]]:
+def tabs(
+    game: dict[str, Any] | None = None, demo: bool = False, **rows: list[dict[str, Any]]
+) -> dict[str, list[list[Any]]]:
     """Template tabs with Game overrides and whole tabs replaced by the given rows.
 
     Tab names with spaces are passed with underscores (form_responses_1, tech_choices).
@@ -62,3 +67,33 @@ def clan(name: str, **values: Any) -> dict[str, Any]:
     row = {"Clan": name, "Treasury": 0, "Knowledge": 0, "Capital": ""}
     row.update({k.replace("_", " "): v for k, v in values.items()})
     return row
+
+
+def make_turn(game_state: GameState, rolls: list[int] | None = None) -> Turn:
+    """A Turn over a fresh Draft of the state, for calling one phase directly.
+
+    With `rolls`, the dice give exactly these values in order (and fail the test if a phase asks
+    for more): dice-dependent rules are tested at chosen rolls.
+    """
+    settings = read_settings(game_state)
+    dice: Dice = (
+        FixedDice(rolls, settings.seed, settings.turn) if rolls is not None else Dice(settings.seed, settings.turn)
+    )
+    return Turn(Draft(game_state), settings, dice, settings.turn)
+
+
+class FixedDice(Dice):
+    """Dice that give chosen values, logged like real ones."""
+
+    def __init__(self, values: list[int], seed: str = "test", turn: int = 1) -> None:
+        super().__init__(seed, turn)
+        self._values = list(values)
+
+    def roll(self, sides: int, purpose: str) -> Roll:
+        """The next chosen value (it must fit the die)."""
+        assert self._values, f"a phase rolled more dice than the test gave (wanted d{sides} for {purpose})"
+        value = self._values.pop(0)
+        assert 1 <= value <= sides, f"d{sides} cannot roll {value}"
+        result = Roll(purpose, sides, value)
+        self.rolls.append(result)
+        return result
