@@ -112,13 +112,19 @@ def timestamp_text(value: Any) -> str:
 E = TypeVar("E", bound=Enum)
 
 
-def enum_of(kind: type[E]) -> Any:
-    """An enum column that accepts its words in any case ("city" is City)."""
+def enum_of(kind: type[E], blank: E | None = None) -> Any:
+    """An enum column that accepts its words in any case ("city" is City).
+
+    `blank` is what an empty cell means (a GM adding a row leaves engine-owned cells empty);
+    without it an empty cell is a problem.
+    """
     words = {member.value.casefold(): member for member in kind}
 
     def parse(value: Any) -> Any:
         if isinstance(value, kind):
             return value
+        if blank is not None and is_blank(value):
+            return blank
         text = _text(value).casefold()
         if text in words:
             return words[text]

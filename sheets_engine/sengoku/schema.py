@@ -234,7 +234,7 @@ class ArmyRow(Row):
     siege: Count = Field(alias="Siege")
     origin: Text = Field(alias="Origin")
     moved: Flag = Field(alias="Moved")
-    status: enum_of(ArmyStatus) = Field(alias="Status", default=ArmyStatus.FIELD)  # type: ignore[valid-type]
+    status: enum_of(ArmyStatus, ArmyStatus.FIELD) = Field(alias="Status")  # type: ignore[valid-type]
 
 
 class CharacterRow(Row):
@@ -245,7 +245,7 @@ class CharacterRow(Row):
     title: Text = Field(alias="Title")
     authority: Whole = Field(alias="Authority")
     location: Text = Field(alias="Location")
-    status: enum_of(CharacterStatus) = Field(alias="Status")  # type: ignore[valid-type]
+    status: enum_of(CharacterStatus, CharacterStatus.ALIVE) = Field(alias="Status")  # type: ignore[valid-type]
 
 
 class ResponseRow(Row):
@@ -269,7 +269,7 @@ class OrderRow(Row):
     target: Text = Field(alias="Target")
     detail: Text = Field(alias="Detail")
     secret: Flag = Field(alias="Secret")
-    status: enum_of(OrderStatus) = Field(alias="Status", default=OrderStatus.PENDING)  # type: ignore[valid-type]
+    status: enum_of(OrderStatus, OrderStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
     result: Text = Field(alias="Result")
 
 
@@ -278,7 +278,7 @@ class TechChoiceRow(Row):
     clan: Text = Field(alias="Clan")
     character: Text = Field(alias="Character")
     discipline: enum_of(Discipline) = Field(alias="Discipline")  # type: ignore[valid-type]
-    status: enum_of(ChoiceStatus) = Field(alias="Status", default=ChoiceStatus.PENDING)  # type: ignore[valid-type]
+    status: enum_of(ChoiceStatus, ChoiceStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
 
 
 class LetterRow(Row):
@@ -287,7 +287,7 @@ class LetterRow(Row):
     from_: Text = Field(alias="From")
     to_clan: Text = Field(alias="To Clan")
     text: Text = Field(alias="Text")
-    status: enum_of(LetterStatus) = Field(alias="Status", default=LetterStatus.PENDING)  # type: ignore[valid-type]
+    status: enum_of(LetterStatus, LetterStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
     delivered_turn: OptionalCount = Field(alias="Delivered Turn")
 
 
