@@ -67,7 +67,7 @@ def small(
         clans=[
             clan("Oda", **{"Capital": "Owari", "Treasury": 10, **(oda or {})}),
             clan("Takeda", **{"Capital": "Kai", "Treasury": 10, **(takeda or {})}),
-        ],  # fmt: skip
+        ],
         form_responses_1=responses(*orders),
         **tabs,
     )
