@@ -58,7 +58,9 @@ def open_campaign(source: str | Store) -> Campaign:
     except KeyError as error:
         raise StoreError(str(error.args[0])) from error
     state, problems = load_state(raw, ruleset.tabs)
-    if not any(p.severity is Severity.ERROR for p in problems):
+    # Cross-references need every tab and column; bad cells alone do not stop them, so one run
+    # lists every problem. (Rows with a bad cell are left out of the checks, their names kept.)
+    if not any(p.severity is Severity.ERROR and p.row in (None, 1) for p in problems):
         problems += ruleset.check(state)
     return Campaign(store, ruleset, state, problems)
 

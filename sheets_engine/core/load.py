@@ -77,6 +77,7 @@ def _type_rows(spec: TabSpec, tab: RawTab, columns: dict[str, int]) -> tuple[Any
     key_rows: dict[Hashable, int] = {}
     seen: dict[Hashable, int] = {}
     positions = [(c, i - 1) for c, i in columns.items()]
+    missing = set(spec.columns) - set(columns)  # reported once, at the header
     for number, cells in tab.rows:
         values = {c: cells[i] if i < len(cells) else None for c, i in positions}
         if all(is_blank(v) for v in values.values()):
@@ -84,7 +85,11 @@ def _type_rows(spec: TabSpec, tab: RawTab, columns: dict[str, int]) -> tuple[Any
         try:
             model = spec.model.model_validate(values)
         except ValidationError as error:
-            problems += _problems(spec.name, number, values, error)
+            problems += _problems(spec.name, number, values, error, missing)
+            if spec.key and not is_blank(values.get(spec.key)):
+                # keep the name known, so other tabs naming it are not reported as well
+                key_rows.setdefault(str(values[spec.key]).strip(), number)
+                seen.setdefault(str(values[spec.key]).strip(), number)
             continue
         record = model.model_dump(by_alias=True)
         if spec.key:
@@ -123,10 +128,12 @@ _EXPECTED = {
 }
 
 
-def _problems(tab: str, row: int, values: dict[str, Any], error: ValidationError) -> list[Problem]:
+def _problems(tab: str, row: int, values: dict[str, Any], error: ValidationError, missing: set[str]) -> list[Problem]:
     found = []
     for detail in error.errors(include_url=False):
         column = str(detail["loc"][0]) if detail["loc"] else ""
+        if column in missing:
+            continue
         template = _EXPECTED.get(detail["type"])
         if template:
             expected = "expected " + template.format(**(detail.get("ctx") or {}))

@@ -51,17 +51,20 @@ def province_stats(
     capital = clan.map(clans["Capital"]).fillna("") == provinces.index.to_series()
     city = provinces["Type"] == "City"
     effect = building_effects(provinces, buildings)
-    owned = provinces["Province Owner"].value_counts()
+    owners = provinces["Province Owner"]
+    owned = owners[owners != ""].value_counts()  # nobody's provinces count for no Court
     owned_by_clan = clan.map(owned).fillna(0).astype("int64")
 
     # Regen: base 2 City / 1 Rural; +1 Development 4+ in a City; +1 Development 6+ in the capital.
     base_regen = np.where(city, 2, 1) + ((development >= 4) & city) + ((development >= 6) & capital)
     # Caps: base 4 City / 3 Rural; +1 Expansion 5+; +5 Development 5+ in the capital.
     base_cap = np.where(city, 4, 3) + (expansion >= 5) + 5 * ((development >= 5) & capital)
-    capitals = pd.Series(clans.index, index=clans["Capital"]).groupby(level=0).first()
+    capitals = {capital: name for name, capital in reversed(list(clans["Capital"].items())) if capital}
 
     stats = pd.DataFrame(index=provinces.index)
-    stats["Capital Of"] = provinces.index.to_series().map(capitals).fillna("").astype("object")
+    stats["Capital Of"] = pd.Series(
+        [capitals.get(p, "") for p in provinces.index], index=provinces.index, dtype="object"
+    )
     stats["Slots"] = np.where(development >= 3, settings.building_slots_dev3, settings.building_slots)
     stats["Tax Regen"] = base_regen + effect["Tax Regen"]
     stats["Manpower Regen"] = base_regen + effect["Manpower Regen"]

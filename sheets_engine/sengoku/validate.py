@@ -9,6 +9,8 @@ import difflib
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+import pandas as pd
+
 from sheets_engine.core.cells import split_names
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.tables import GameState
@@ -54,7 +56,7 @@ class _Checker:
 
     def names(self, column: str, target: str, allow_empty: bool = True) -> None:
         frame = self.state.frame(self.tab)
-        known = self.state.frame(target).index
+        known = self.state.frame(target).index.union(pd.Index(list(self.state.rows[target]), dtype="object"))
         values = frame[column]
         bad = ~values.isin(known) & ~((values == "") & allow_empty)
         for key, value in values[bad].items():
@@ -84,7 +86,7 @@ def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]
     c.names("Terrain", "Terrain", allow_empty=False)
     c.names("Province Owner", "Clans")
     c.names("Controlled By", "Clans")
-    names = set(provinces.index)
+    names = set(state.rows["Provinces"])  # with rows that have a bad cell: named, not checked
     neighbours = {p: split_names(a) for p, a in provinces["Adjacent"].items()}
     for province, adjacent in neighbours.items():
         for other in adjacent:
@@ -97,7 +99,7 @@ def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]
                 )
             elif other not in names:
                 c.add(province, "Adjacent", other, expected_name("Provinces", other, names))
-            elif province not in neighbours[other]:
+            elif other in neighbours and province not in neighbours[other]:
                 c.add(
                     province,
                     "Adjacent",
@@ -110,7 +112,8 @@ def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]
     for province, row in provinces.iterrows():
         clan = row["Controlled By"] or row["Province Owner"]
         development = clans.at[clan, "Development"] if clan in clans.index else 0
-        allowed = dev3 if development >= 3 else slots
+        # a clan row with a bad cell is reported already: do not guess its slots
+        allowed = dev3 if development >= 3 or (clan in state.rows["Clans"] and clan not in clans.index) else slots
         seen: set[str] = set()
         for number, column in enumerate(SLOT_COLUMNS, start=1):
             name = row[column]
