@@ -1,6 +1,7 @@
 """The `sheets-engine` command: parses, calls the service layer, formats. No rules here.
 
-Exit codes: 0 done; 2 bad input (every problem listed); 1 unexpected failure.
+Exit codes: 0 done; 2 bad input (every problem listed); 1 unexpected failure; 3 the spreadsheet
+changed while the engine worked (nothing written: run again).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 import click
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_CONFLICT = 3  # a GM edited cells the run was about to overwrite; nothing was written
 
 
 class BadInput(click.ClickException):
@@ -59,16 +61,30 @@ def _print_changes(report: Any, title: str) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sheets-engine")
 @click.option("--debug", is_flag=True, help="Show the full traceback of an unexpected failure.")
+@click.option(
+    "--credentials",
+    metavar="KEY.json",
+    help="Service-account key file for Google Sheets (default: $GOOGLE_APPLICATION_CREDENTIALS).",
+)
 @click.pass_context
-def cli(ctx: click.Context, debug: bool) -> None:
+def cli(ctx: click.Context, debug: bool, credentials: str | None) -> None:
     """Resolve turns of a strategy campaign kept in a spreadsheet.
 
-    SOURCE is a campaign workbook (.xlsx). Exit codes: 0 done, 2 bad input (every problem is
-    listed), 1 unexpected failure.
+    SOURCE is a campaign workbook (.xlsx) or a Google Sheet (its URL, or gsheet:KEY; see
+    docs/google-sheets.md). Exit codes: 0 done, 2 bad input (every problem is listed),
+    1 unexpected failure, 3 the spreadsheet changed during the run (nothing written).
 
     Example: sheets-engine init camp.xlsx --demo && sheets-engine resolve camp.xlsx
     """
-    ctx.obj = {"debug": debug}
+    ctx.obj = {"debug": debug, "credentials": credentials}
+
+
+def _store(source: str) -> Any:
+    """The store for SOURCE, with the --credentials given to the command group."""
+    from sheets_engine.stores import open_store
+
+    options = click.get_current_context().find_root().obj or {}
+    return open_store(source, credentials=options.get("credentials"))
 
 
 @cli.command()
@@ -76,13 +92,13 @@ def cli(ctx: click.Context, debug: bool) -> None:
 @click.option("--demo", is_flag=True, help="Fill it with the demo campaign (32 provinces, 5 clans).")
 @click.option("--force", is_flag=True, help="Replace a workbook that is already there.")
 def init(path: str, demo: bool, force: bool) -> None:
-    """Create a new campaign workbook at PATH from the templates.
+    """Create a new campaign at PATH from the templates: a workbook, or the tabs of a Google Sheet.
 
     Example: sheets-engine init campaign.xlsx --demo
     """
     from sheets_engine import app
 
-    app.init(path, demo=demo, force=force)
+    app.init(_store(path), demo=demo, force=force)
     click.echo(f"Created {path}" + (" with the demo campaign" if demo else ""))
 
 
@@ -98,7 +114,7 @@ def validate(source: str, as_json: bool) -> None:
     """
     from sheets_engine import app
 
-    problems = app.validate(source)
+    problems = app.validate(_store(source))
     errors = [p for p in problems if p.severity.value == "error"]
     if problems:
         _print_problems(problems, as_json)
@@ -120,7 +136,7 @@ def recalc(source: str, dry_run: bool) -> None:
     """
     from sheets_engine import app
 
-    report = app.recalc(source, dry_run=dry_run)
+    report = app.recalc(_store(source), dry_run=dry_run)
     if dry_run:
         _print_changes(report, f"{len(report.changes)} cell(s) would change (dry run: nothing written)")
     else:
@@ -138,7 +154,7 @@ def history(source: str, turn: int | None, as_json: bool) -> None:
     """
     from sheets_engine.history import read_history
 
-    rows = read_history(source, turn=turn)
+    rows = read_history(_store(source), turn=turn)
     if as_json:
         click.echo(json.dumps(rows, indent=2, default=str))
         return
@@ -166,7 +182,7 @@ def resolve(source: str, dry_run: bool, as_json: bool, force: bool) -> None:
     """
     from sheets_engine import app
 
-    report = _with_progress(lambda: app.resolve(source, dry_run=dry_run, force=force), as_json)
+    report = _with_progress(lambda: app.resolve(_store(source), dry_run=dry_run, force=force), as_json)
     _print_resolution(report, as_json)
 
 
@@ -236,10 +252,59 @@ def demo(directory: str) -> None:
     click.echo(f"Read the results in {path}: the Orders, Notifications and History tabs.")
 
 
+@cli.command()
+@click.argument("path")
+@click.option("--provinces", "count", type=click.IntRange(min=2), required=True, help="How many provinces.")
+@click.option("--clans", type=click.IntRange(min=1), help="How many clans (default: one per 12 provinces).")
+@click.option("--seed", type=int, default=1, show_default=True, help="The same seed gives the same campaign.")
+@click.option("--force", is_flag=True, help="Replace a workbook that is already there.")
+def generate(path: str, count: int, clans: int | None, seed: int, force: bool) -> None:
+    """Create a valid synthetic campaign of any size (for benchmarks and scale tests).
+
+    Example: sheets-engine generate big.xlsx --provinces 10000 --seed 7
+    """
+    from sheets_engine.generate import generate as make
+    from sheets_engine.stores import open_store
+
+    open_store(path).create(make(count, clans, seed), overwrite=force)
+    click.echo(f"Created {path} with {count} provinces")
+
+
+@cli.command()
+@click.argument("path")
+@click.argument("target")
+@click.option("--force", is_flag=True, help="Replace the contents of campaign tabs that hold data.")
+def push(path: str, target: str, force: bool) -> None:
+    """Copy the campaign in the workbook PATH to the Google Sheet TARGET (values, not formatting).
+
+    Example: sheets-engine push campaign.xlsx gsheet:1AbC...xyz
+    """
+    from sheets_engine.stores.transfer import copy_campaign
+
+    tabs = copy_campaign(_store(path), _store(target), overwrite=force)
+    click.echo(f"Copied {tabs} tab(s) from {path} to {target}")
+
+
+@cli.command()
+@click.argument("source")
+@click.argument("path")
+@click.option("--force", is_flag=True, help="Replace a workbook that is already there.")
+def pull(source: str, path: str, force: bool) -> None:
+    """Copy the campaign in the Google Sheet SOURCE to the workbook PATH (values, not formatting).
+
+    Example: sheets-engine pull gsheet:1AbC...xyz backup.xlsx
+    """
+    from sheets_engine.stores.transfer import copy_campaign
+
+    tabs = copy_campaign(_store(source), _store(path), overwrite=force)
+    click.echo(f"Copied {tabs} tab(s) from {source} to {path}")
+
+
 def main() -> None:
     """Entry point: map failures to exit codes and one clear line."""
     from sheets_engine.core.problems import InvalidCampaign
     from sheets_engine.stores.base import StoreError
+    from sheets_engine.stores.guard import ConflictError
 
     debug = "--debug" in sys.argv[1:]
     try:
@@ -256,6 +321,9 @@ def main() -> None:
         _print_problems(error.problems, as_json="--json" in sys.argv)
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_BAD_INPUT)
+    except ConflictError as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(EXIT_CONFLICT)
     except StoreError as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_BAD_INPUT)

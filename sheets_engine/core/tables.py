@@ -7,6 +7,7 @@ back to the store and the History rows both come from that one list.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -36,12 +37,20 @@ class TabSpec:
 
     def dtypes(self) -> dict[str, str]:
         """The pandas dtype each column is held in (numbers and flags typed, the rest objects)."""
+        return dict(_dtypes(self))
+
+    def _dtypes(self) -> dict[str, str]:
         if self.model is None:
             return dict.fromkeys(self.headers, "object")
         kinds = {}
         for name, info in self.model.model_fields.items():
             kinds[info.alias or name] = {int: "int64", bool: "bool"}.get(info.annotation, "object")
         return kinds
+
+
+@functools.cache
+def _dtypes(spec: TabSpec) -> dict[str, str]:
+    return spec._dtypes()
 
 
 @dataclass(frozen=True)
@@ -114,15 +123,76 @@ def _cast(dtype: str, value: Any) -> Any:
     return "" if value is None else value
 
 
+class _Tab:
+    """The draft's view of one tab: the frame as last flushed, plus cells set since."""
+
+    def __init__(self, spec: TabSpec, frame: pd.DataFrame) -> None:
+        self.spec = spec
+        self.frame = frame
+        self.dtypes = spec.dtypes()
+        self.cells: dict[tuple[Hashable, str], Any] = {}
+        self.new_rows: dict[Hashable, dict[str, Any]] = {}
+        self._positions: dict[Hashable, int] | None = None
+        self._arrays: dict[str, Any] = {}
+
+    def position(self, key: Hashable) -> int:
+        if self._positions is None:
+            self._positions = {k: i for i, k in enumerate(self.frame.index)}
+        return self._positions[key]
+
+    def has(self, key: Hashable) -> bool:
+        if key in self.new_rows:
+            return True
+        if self._positions is None:
+            self._positions = {k: i for i, k in enumerate(self.frame.index)}
+        return key in self._positions
+
+    def get(self, key: Hashable, column: str) -> Any:
+        if (key, column) in self.cells:
+            return self.cells[(key, column)]
+        if key in self.new_rows:
+            return self.new_rows[key][column]
+        array = self._arrays.get(column)
+        if array is None:
+            array = self._arrays[column] = self.frame[column].to_numpy()
+        return _plain(array[self.position(key)])
+
+    def flush(self) -> pd.DataFrame:
+        """Apply the cells set and the rows added to the frame (column-wise, not cell by cell)."""
+        if self.new_rows:
+            keys = list(self.new_rows)
+            added = frame_from_records(self.spec, list(self.new_rows.values()), keys)
+            self.frame = added if self.frame.empty else pd.concat([self.frame, added])
+            self.new_rows = {}
+            self._positions = None
+        if self.cells:
+            frame = self.frame.copy()
+            by_column: dict[str, tuple[list[int], list[Any]]] = {}
+            for (key, column), value in self.cells.items():
+                where, values = by_column.setdefault(column, ([], []))
+                where.append(self.position(key))
+                values.append(value)
+            for column, (where, values) in by_column.items():
+                array = frame[column].to_numpy(copy=True)
+                array[where] = values
+                frame[column] = pd.Series(array, index=frame.index, dtype=self.dtypes.get(column, "object"))
+            self.frame = frame
+            self.cells = {}
+        self._arrays = {}
+        return self.frame
+
+
 class Draft:
-    """A resolution's private working copy of the state; every `set` is recorded as a Change."""
+    """A resolution's private working copy of the state; every `set` is recorded as a Change.
+
+    Cells set are kept aside and applied to the frames column-wise when a frame is next read, so
+    a phase may set many cells one by one without paying a pandas operation for each.
+    """
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self._tables: dict[str, pd.DataFrame] = dict(state.tables)
+        self._tabs = {name: _Tab(state.specs[name], frame) for name, frame in state.tables.items()}
         self._rows: dict[str, dict[Hashable, int]] = {t: dict(r) for t, r in state.rows.items()}
-        self._copied: set[str] = set()
-        self._pending: dict[str, list[tuple[Hashable, dict[str, Any]]]] = defaultdict(list)
         self._next_row = {
             t: max([layout.last_row, *self._rows.get(t, {}).values()]) + 1 for t, layout in state.layouts.items()
         }
@@ -132,49 +202,58 @@ class Draft:
     # reading -----------------------------------------------------------------
     def frame(self, tab: str) -> pd.DataFrame:
         """The tab as it stands now, with this draft's changes (treat as read-only)."""
-        self._flush(tab)
-        return self._tables[tab]
+        return self._tabs[tab].flush()
 
     def get(self, tab: str, key: Hashable, column: str) -> Any:
         """One cell as it stands now."""
-        return self.frame(tab).at[key, column]
+        return self._tabs[tab].get(key, column)
 
     def row(self, tab: str, key: Hashable) -> dict[str, Any]:
         """One row as it stands now, as a dict of column -> value."""
-        return self.frame(tab).loc[key].to_dict()
+        view = self._tabs[tab]
+        return {column: view.get(key, column) for column in view.spec.columns}
 
     def has(self, tab: str, key: Hashable) -> bool:
         """True if the tab has a row with this key."""
-        return key in self.frame(tab).index
+        return self._tabs[tab].has(key)
 
     def game(self, key: str, default: Any = "") -> Any:
         """A value of the Game tab as it stands now."""
-        frame = self.frame("Game")
-        return frame.at[key, "Value"] if key in frame.index else default
+        return self.get("Game", key, "Value") if self.has("Game", key) else default
 
     # writing -----------------------------------------------------------------
     def set(self, tab: str, key: Hashable, column: str, value: Any, cause: str, roll: str = "") -> None:
         """Change one cell (no-op when the value is unchanged) and record why."""
-        frame = self._writable(tab)
-        value = _cast(self.state.specs[tab].dtypes().get(column, "object"), value)
-        old = frame.at[key, column]
+        view = self._tabs[tab]
+        value = _cast(view.dtypes.get(column, "object"), value)
+        old = view.get(key, column)
         if _same(old, value):
             return
-        frame.at[key, column] = value
-        self.changes.append(Change(tab, key, column, _plain(old), value, cause, roll))
+        if key in view.new_rows:
+            view.new_rows[key][column] = value
+        else:
+            view.cells[(key, column)] = value
+        self.changes.append(Change(tab, key, column, old, value, cause, roll))
+
+    def set_column(self, tab: str, column: str, values: pd.Series, cause: str) -> None:
+        """Set one column for many rows at once (values indexed by key); unchanged cells are skipped."""
+        current = self.frame(tab)[column].reindex(values.index)
+        differs = values.to_numpy() != current.to_numpy()
+        for key, value in values[differs].items():
+            self.set(tab, key, column, _plain(value), cause)
 
     def add_row(self, tab: str, values: Mapping[str, Any], cause: str, roll: str = "") -> Hashable:
         """Append a row; each non-empty cell is recorded as a Change. Returns the row's key."""
-        spec = self.state.specs[tab]
+        view = self._tabs[tab]
+        spec = view.spec
         row_number = self._next_row.get(tab, 2)
         self._next_row[tab] = row_number + 1
         key: Hashable = values[spec.key] if spec.key else row_number
         self._rows.setdefault(tab, {})[key] = row_number
-        dtypes = spec.dtypes()
-        full = {c: _cast(dtypes[c], values.get(c)) for c in spec.columns}
-        self._pending[tab].append((key, full))
+        full = {c: _cast(view.dtypes[c], values.get(c)) for c in spec.columns}
+        view.new_rows[key] = full
         for column, value in full.items():
-            if not _same(value, _cast(dtypes[column], None)):
+            if not _same(value, _cast(view.dtypes[column], None)):
                 self.changes.append(Change(tab, key, column, "", value, cause, roll))
         return key
 
@@ -191,27 +270,8 @@ class Draft:
 
     def finish(self) -> GameState:
         """The new state, with every change applied."""
-        for tab in list(self._pending):
-            self._flush(tab)
-        return replace(self.state, tables=dict(self._tables), rows=self._rows)
-
-    # internals ---------------------------------------------------------------
-    def _writable(self, tab: str) -> pd.DataFrame:
-        self._flush(tab)
-        if tab not in self._copied:
-            self._tables[tab] = self._tables[tab].copy()
-            self._copied.add(tab)
-        return self._tables[tab]
-
-    def _flush(self, tab: str) -> None:
-        pending = self._pending.pop(tab, None)
-        if not pending:
-            return
-        spec = self.state.specs[tab]
-        added = frame_from_records(spec, [v for _, v in pending], [k for k, _ in pending])
-        current = self._tables[tab]
-        self._tables[tab] = added if current.empty else pd.concat([current, added])
-        self._copied.add(tab)
+        tables = {name: view.flush() for name, view in self._tabs.items()}
+        return replace(self.state, tables=tables, rows=self._rows)
 
 
 def _plain(value: Any) -> Any:

@@ -84,6 +84,4 @@ def recalculate(draft: Draft, settings: GameSettings, cause: str = "recalc") -> 
     provinces = draft.frame("Provinces")
     stats = province_stats(provinces, draft.frame("Clans"), draft.frame("Buildings"), settings)
     for column in DERIVED_COLUMNS:
-        differs = stats[column].to_numpy() != provinces[column].to_numpy()
-        for province in stats.index[differs]:
-            draft.set("Provinces", province, column, stats.at[province, column], cause)
+        draft.set_column("Provinces", column, stats[column], cause)

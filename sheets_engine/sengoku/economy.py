@@ -24,8 +24,7 @@ def regenerate(turn: Turn) -> None:
         ("Manpower Stockpile", "Manpower Regen", "Manpower Cap"),
     ):
         grown = np.minimum(provinces[stock] + provinces[regen], provinces[cap])
-        for province in provinces.index[grown.to_numpy() != provinces[stock].to_numpy()]:
-            turn.draft.set("Provinces", province, stock, int(grown[province]), "stockpiles regenerate")
+        turn.draft.set_column("Provinces", stock, grown, "stockpiles regenerate")
 
 
 def economy_missions(turn: Turn) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from typing import Annotated
 
-from sheets_engine.core.cells import Count, Text
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError, model_validator
+
+from sheets_engine.core.cells import Count, Text, Whole, split_names
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import GameState
 
@@ -32,6 +34,27 @@ class GameSettings(BaseModel):
     default_levy_unit: Text
     min_hours_between_turns: Count
     last_resolved_at: Text
+    execute_threshold: Count
+    execute_authority_cap: Count
+    flee_threshold: Whole
+    flee_modifier: Whole
+    flee_threshold_min: Count
+    flee_threshold_max: Count
+    exile_hops: Count
+    shogun_margin_percent: Count
+    samurai_pool_divisor: Count = Field(ge=1)
+    samurai_pool_cap: Count
+    samurai_pool_cap_piety5: Count
+    piety5_level: Count
+    retreat_loss_percent: Count = Field(le=100)
+    leader_death_casualties: Count = Field(le=100)
+    leader_death_chance_min: Count = Field(le=100)
+    leader_death_chance_max: Count = Field(le=100)
+    garrison_capacity: Annotated[list[Count], BeforeValidator(split_names)]
+    garrison_unlimited_piety: Count
+    siege_timer: Count = Field(ge=1)
+    siege_timer_piety5: Count = Field(ge=1)
+    hostile_presence_death_chance: Count = Field(le=100)
 
     @model_validator(mode="after")
     def _winter_in_year(self) -> GameSettings:

@@ -303,6 +303,7 @@ class SiegeRow(Row):
     defender: Text = Field(alias="Defender")
     timer: Count = Field(alias="Timer")
     started_turn: Count = Field(alias="Started Turn")
+    status: Text = Field(alias="Status")  # engine-owned: Active, Lifted, Surrendered, Broken (siege.SiegeStatus)
 
 
 BATTLE_HEADERS = (
@@ -331,7 +332,7 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Tech Choices", TechChoiceRow, engine_columns=("Status",)),
     TabSpec("Letters", LetterRow, key="Letter", engine_columns=("Status", "Delivered Turn")),
     TabSpec("Relations", RelationRow),
-    TabSpec("Sieges", SiegeRow),
+    TabSpec("Sieges", SiegeRow, engine_columns=("Status",)),
     TabSpec("Battles", None, log=True, headers=BATTLE_HEADERS),
     TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS),
     TabSpec("History", None, log=True, headers=HISTORY_HEADERS),

@@ -86,7 +86,23 @@ Phase = Callable[[Turn], None]
 
 
 def _phases() -> list[tuple[int, str, Phase]]:
-    from sheets_engine.sengoku import derived, economy, knowledge, letters, orders
+    from sheets_engine.sengoku import (
+        battle,
+        claim_daimyo,
+        dangers,
+        derived,
+        diplomacy,
+        economy,
+        execution,
+        knowledge,
+        letters,
+        movement,
+        orders,
+        shogunate,
+        siege,
+        succession,
+        winter,
+    )
 
     def recalculate(turn: Turn) -> None:
         derived.recalculate(turn.draft, turn.settings, cause="recalc")
@@ -97,11 +113,23 @@ def _phases() -> list[tuple[int, str, Phase]]:
         (2, "recalculate derived stats", recalculate),
         (2, "stockpiles regenerate", economy.regenerate),
         (2, "knowledge from buildings", knowledge.building_knowledge),
+        (3, "winter attrition", winter.attrition),
+        (4, "executions", execution.executions),
+        (5, "declarations", diplomacy.designate_allies),
         (6, "economy missions", economy.economy_missions),
         (6, "knowledge missions", knowledge.knowledge_missions),
         (6, "letters written", letters.write_letters),
+        (6, "claims to be Daimyo", claim_daimyo.claim_daimyo),
+        (6, "claims to the Shogunate", shogunate.claim_shogunate),
+        (6, "relations established", diplomacy.establish_relations),
         (7, "letters dispatched", letters.dispatch),
+        (8, "armies march", movement.lead_army),
+        (9, "battles", battle.battles),
+        (9, "sieges", siege.sieges),
+        (10, "hostile army presence", dangers.hostile_presence),
         (11, "knowledge becomes tech points", knowledge.convert_knowledge),
+        (12, "succession", succession.succession),
+        (13, "winter ownership consolidation", winter.consolidation),
         (14, "recalculate derived stats", recalculate),
         (14, "orders the engine cannot resolve yet", orders.unsupported),
         (14, "the turn advances", advance),

@@ -58,20 +58,25 @@ class WorkbookStore:
     def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False) -> None:
         """Write a new workbook with these tabs (header row bold and frozen)."""
         from openpyxl import Workbook
+        from openpyxl.cell import WriteOnlyCell
         from openpyxl.styles import Font
 
         if self.path.exists() and not overwrite:
             raise StoreError(f"{self.path} already exists; add --force to replace it")
-        book = Workbook()
-        book.remove(book.active)
+        book = Workbook(write_only=True)  # streams rows: a 100,000-province campaign fits in memory
+        bold = Font(bold=True)
         for title, rows in tabs.items():
             sheet = book.create_sheet(title)
-            for r, values in enumerate(rows, start=1):
-                for c, value in enumerate(values, start=1):
-                    _set(sheet.cell(row=r, column=c), value)
-            for cell in sheet[1]:
-                cell.font = Font(bold=True)
             sheet.freeze_panes = "A2"
+            for number, values in enumerate(rows, start=1):
+                cells = []
+                for value in values:
+                    cell = WriteOnlyCell(sheet)
+                    _set(cell, value)
+                    if number == 1:
+                        cell.font = bold
+                    cells.append(cell)
+                sheet.append(cells)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._save(book)
 

@@ -1,0 +1,388 @@
+"""The Google Sheets store: the GMs' canonical spreadsheet, behind the same interface as the workbook.
+
+A run makes at most five requests, whatever the campaign's size: the service account's token, the
+spreadsheet's metadata (tab titles, ids, grid sizes), one values batch-get of every tab
+(unformatted values), the lost-update guard's re-read of exactly the cells about to be written, and
+one `spreadsheets.batchUpdate` that Google applies all-or-nothing. All of it goes through gspread's
+HTTP client (`gsheets_http.SheetsClient`), with timeouts and bounded retries.
+
+SOURCE is a spreadsheet URL (`https://docs.google.com/spreadsheets/d/KEY/edit`) or `gsheet:KEY`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sheets_engine.stores.base import CellWrite, RawTab, StoreError
+from sheets_engine.stores.gsheets_layout import (
+    Block,
+    a1_range,
+    add_sheet,
+    bold_header,
+    clear_values,
+    dropdowns,
+    freeze_header,
+    grow,
+    plan_write,
+    quote_title,
+    rectangles,
+    update_cells,
+)
+from sheets_engine.stores.guard import Cell, ConflictError, find_conflicts
+
+SCOPES = ("https://www.googleapis.com/auth/spreadsheets",)  # spreadsheets only: no Drive access
+PREFIX = "gsheet:"
+CREDENTIALS_ENV = "GOOGLE_APPLICATION_CREDENTIALS"
+DOCS = "docs/google-sheets.md"
+READ_OPTIONS = {"valueRenderOption": "UNFORMATTED_VALUE", "dateTimeRenderOption": "SERIAL_NUMBER"}
+_URL = re.compile(r"^https?://docs\.google\.com/spreadsheets/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
+_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+T = TypeVar("T")
+
+
+def is_google_source(source: str) -> bool:
+    """True for `gsheet:KEY` and Google Sheets URLs."""
+    return source.startswith(PREFIX) or _URL.match(source) is not None
+
+
+def spreadsheet_key(source: str) -> str:
+    """The spreadsheet key in a `gsheet:KEY` or a spreadsheet URL."""
+    match = _URL.match(source)
+    key = match.group(1) if match else source.removeprefix(PREFIX).strip()
+    if not _KEY.match(key):
+        raise StoreError(
+            f"{source}: expected gsheet:KEY or https://docs.google.com/spreadsheets/d/KEY/edit "
+            "(KEY is the long id in the spreadsheet's URL)"
+        )
+    return key
+
+
+def load_credentials(path: str | os.PathLike[str] | None = None) -> Any:
+    """The service-account credentials in a key file (`path`, else $GOOGLE_APPLICATION_CREDENTIALS).
+
+    Errors say what is wrong and what to do; they never quote the file's contents.
+    """
+    from google.oauth2 import service_account
+
+    where = path or os.environ.get(CREDENTIALS_ENV)
+    if not where:
+        raise StoreError(
+            f"No Google credentials: pass --credentials KEY.json or set {CREDENTIALS_ENV} to the service "
+            f"account's key file (how to make one: {DOCS})"
+        )
+    file = Path(where).expanduser()
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise StoreError(
+            f"The credentials file {file} does not exist. Download a JSON key for the service account "
+            f"(Google Cloud console, IAM > Service accounts > Keys) and point --credentials at it; see {DOCS}"
+        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or type(error).__name__
+        raise StoreError(
+            f"Cannot read the credentials file {file} ({reason}). Check the path and that this user may read it."
+        ) from None
+    try:
+        info = json.loads(text)
+    except ValueError:
+        info = None
+    if not isinstance(info, dict) or info.get("type") != "service_account":
+        raise StoreError(
+            f'{file} is not a service-account key file (a JSON file with "type": "service_account"; '
+            f"credentials.example.json shows its shape). OAuth client files do not work for cron jobs; see {DOCS}"
+        )
+    missing = [name for name in ("client_email", "private_key", "token_uri") if not info.get(name)]
+    if missing:
+        raise StoreError(f"The key file {file} has no {', '.join(missing)}: download a new key for the service account")
+    try:
+        return service_account.Credentials.from_service_account_info(info, scopes=list(SCOPES))
+    except Exception:  # whatever the parser says may quote the key: say only where the file is
+        raise StoreError(
+            f"The private key in {file} cannot be read (truncated or edited?). Create a new key for "
+            f"{info.get('client_email')} and download it again."
+        ) from None
+
+
+class GoogleSheetsStore:
+    """A campaign in a Google Sheet, read and written through gspread."""
+
+    def __init__(
+        self,
+        key: str,
+        credentials: Any,
+        *,
+        retry: Any = None,
+        api_root: str | None = None,
+        session: Any = None,
+    ) -> None:
+        from google.auth.transport.requests import AuthorizedSession
+
+        from sheets_engine.stores.gsheets_http import RetryPolicy, SheetsClient
+
+        policy = retry or RetryPolicy()
+        self.key = key
+        self.name = f"{PREFIX}{key}"
+        self.account = getattr(credentials, "service_account_email", None) or "the service account"
+        if session is None:
+            # refresh_timeout bounds the token request, which the session makes on its own.
+            session = AuthorizedSession(credentials, refresh_timeout=policy.timeout[1])
+        self.client = SheetsClient(session, policy, api_root)
+        self._sheets: dict[str, dict[str, Any]] | None = None  # title -> sheet properties, as last read
+        self._values: dict[str, list[list[Any]]] = {}  # title -> the rows the last read() found
+
+    @classmethod
+    def open(cls, source: str, credentials: str | os.PathLike[str] | None = None, **options: Any) -> GoogleSheetsStore:
+        """The store for a SOURCE (URL or gsheet:KEY), authenticated with a service-account key file."""
+        return cls(spreadsheet_key(source), load_credentials(credentials), **options)
+
+    @property
+    def exchanges(self) -> list[Any]:
+        """Every Sheets API request made so far (the token request is the session's own)."""
+        return self.client.exchanges
+
+    def exists(self) -> bool:
+        """True if the spreadsheet is there and shared with the service account."""
+        from gspread.exceptions import APIError
+
+        try:
+            self._fetch_sheets()
+        except StoreError as error:
+            if isinstance(error.__cause__, APIError) and error.__cause__.code == 404:
+                return False
+            raise
+        return True
+
+    def read(self) -> dict[str, RawTab]:
+        """Every tab's unformatted values, in one batch-get; remembered for the lost-update guard."""
+        sheets = self._fetch_sheets()
+        values = self._batch_get(list(sheets))
+        self._values = values
+        return {title: _raw_tab(title, rows) for title, rows in values.items()}
+
+    def write(self, cells: list[CellWrite]) -> None:
+        """Write these cells in one all-or-nothing batchUpdate, unless someone changed them since the read.
+
+        Raises ConflictError (nothing written) if any cell about to be overwritten no longer holds
+        the value the last read() found.
+        """
+        if not cells:
+            return
+        if self._sheets is None:
+            self.read()  # a write needs the tab ids and the values to guard
+        assert self._sheets is not None
+        wanted: dict[Cell, Any] = {}
+        for cell in cells:
+            if cell.tab not in self._sheets:
+                raise StoreError(f"{self.name} has no tab named '{cell.tab}' (sheets-engine init lays every tab out)")
+            wanted[(cell.tab, cell.row, cell.column)] = cell.value
+        last_rows = {title: len(rows) for title, rows in self._values.items()}
+        targets, blocks = plan_write(wanted, last_rows)
+        expected = {cell: self._known(cell) for cell in targets}
+        conflicts = find_conflicts(expected, self._reread(list(targets)))
+        if conflicts:
+            raise ConflictError(conflicts, self.name)
+        requests: list[dict[str, Any]] = []
+        sizes: dict[str, tuple[int, int]] = {}
+        for title in sorted({b.tab for b in blocks}):
+            props = self._sheets[title]
+            tab_blocks = [b for b in blocks if b.tab == title]
+            sizes[title] = (max(b.bottom for b in tab_blocks), max(b.right for b in tab_blocks))
+            requests += grow(props["sheetId"], props.get("gridProperties", {}), *sizes[title])
+        requests += [update_cells(self._sheets[b.tab]["sheetId"], b) for b in blocks]
+        self._call("write", lambda: self.client.batch_update(self.key, {"requests": requests}))
+        self._remember(targets, sizes)
+
+    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False) -> None:
+        """Lay the campaign's tabs out in the (existing, shared) spreadsheet, in one batchUpdate.
+
+        Each tab gets its rows, a bold frozen header and, for the closed columns, a dropdown. A tab
+        that already holds data is replaced only with `overwrite`; one that already has these
+        headers and is given no rows (a linked Google Form's `Form Responses 1`) is left alone.
+        Tabs that are not the campaign's are never touched, except a new spreadsheet's empty
+        `Sheet1`, which is removed.
+        """
+        sheets = self._fetch_sheets()
+        by_name = {_norm(title): props for title, props in sheets.items()}
+        existing = {tab: by_name[_norm(tab)] for tab in tabs if _norm(tab) in by_name}
+        lone_default = (
+            list(sheets) if len(sheets) == 1 and "sheet1" in by_name and "sheet1" not in map(_norm, tabs) else []
+        )
+        current = self._batch_get([p["title"] for p in existing.values()] + lone_default)
+        keep, taken = set(), []
+        for tab, props in existing.items():
+            rows = current.get(props["title"], [])
+            if not _holds_data(rows):
+                continue
+            if len(tabs[tab]) <= 1 and rows and _covers(rows[0], tabs[tab][0] if tabs[tab] else []):
+                keep.add(tab)
+            elif not overwrite:
+                taken.append(props["title"])
+        if taken:
+            raise StoreError(
+                f"{self.name} already has tab(s) holding data: {', '.join(taken)}. Add --force to replace "
+                "their contents (tabs that are not the campaign's are never touched)."
+            )
+        requests: list[dict[str, Any]] = []
+        next_id = max((p["sheetId"] for p in sheets.values()), default=0) + 1
+        ids: dict[str, int] = {}
+        for index, (tab, rows) in enumerate(tabs.items(), start=len(sheets)):
+            width = max((len(r) for r in rows), default=1)
+            if tab in keep:
+                continue
+            if tab in existing:
+                props = existing[tab]
+                ids[tab] = props["sheetId"]
+                requests += [clear_values(ids[tab]), freeze_header(ids[tab])]
+                requests += grow(ids[tab], props.get("gridProperties", {}), len(rows), width)
+            else:
+                ids[tab], next_id = next_id, next_id + 1
+                requests.append(add_sheet(ids[tab], tab, index, len(rows), width))
+            if rows:
+                requests.append(update_cells(ids[tab], Block(tab, 1, 1, tuple(tuple(r) for r in rows))))
+                requests.append(bold_header(ids[tab], len(rows[0])))
+        requests += dropdowns({t: r for t, r in tabs.items() if t in ids}, ids)
+        if lone_default and not _holds_data(current.get(lone_default[0], [])) and ids:
+            requests.append({"deleteSheet": {"sheetId": sheets[lone_default[0]]["sheetId"]}})
+        if requests:
+            self._call("lay out", lambda: self.client.batch_update(self.key, {"requests": requests}))
+        self._sheets = None  # ids and sizes changed: the next read fetches them again
+
+    # -- requests ------------------------------------------------------------------------------
+    def _fetch_sheets(self) -> dict[str, dict[str, Any]]:
+        meta = self._call("open", lambda: self.client.fetch_sheet_metadata(self.key))
+        sheets = {}
+        for sheet in meta.get("sheets", []):
+            props = sheet.get("properties", {})
+            if props.get("sheetType", "GRID") == "GRID":
+                sheets[props["title"]] = props
+        self._sheets = sheets
+        return sheets
+
+    def _batch_get(self, titles: list[str]) -> dict[str, list[list[Any]]]:
+        if not titles:
+            return {}
+        reply = self._call(
+            "read",
+            lambda: self.client.values_batch_get(
+                self.key, [quote_title(t) for t in titles], params={**READ_OPTIONS, "majorDimension": "ROWS"}
+            ),
+        )
+        ranges = reply.get("valueRanges", [])
+        if len(ranges) != len(titles):
+            raise StoreError(
+                f"Google's reply to reading {self.name} had {len(ranges)} range(s) for {len(titles)} tab(s)"
+            )
+        return {title: r.get("values", []) for title, r in zip(titles, ranges, strict=True)}
+
+    def _reread(self, cells: list[Cell]) -> dict[Cell, Any]:
+        """The guard's re-read: the current values of exactly these cells, in one batch-get."""
+        from gspread.urls import SPREADSHEETS_API_V4_BASE_URL
+
+        boxes = {a1_range(*box): box for box in rectangles(cells)}
+        body = {"dataFilters": [{"a1Range": a1} for a1 in boxes], "majorDimension": "ROWS", **READ_OPTIONS}
+        url = f"{SPREADSHEETS_API_V4_BASE_URL}/{self.key}/values:batchGetByDataFilter"
+        reply = self._call("re-read", lambda: self.client.request("post", url, json=body).json())
+        current: dict[Cell, Any] = {}
+        seen = set()
+        for matched in reply.get("valueRanges", []):
+            for data_filter in matched.get("dataFilters", []):
+                box = boxes.get(data_filter.get("a1Range", ""))
+                if box is None:
+                    continue
+                seen.add(box)
+                tab, row1, col1, _, _ = box
+                for i, row in enumerate(matched.get("valueRange", {}).get("values", [])):
+                    for j, value in enumerate(row):
+                        current[(tab, row1 + i, col1 + j)] = value
+        if len(seen) != len(boxes):
+            raise StoreError(f"Google's reply to re-reading {self.name} left out some ranges; nothing was written")
+        return current
+
+    def _call(self, doing: str, request: Callable[[], T]) -> T:
+        """Run one request, turning Google's refusals into StoreErrors that say what to do."""
+        from google.auth.exceptions import RefreshError
+        from gspread.exceptions import APIError
+
+        try:
+            return request()
+        except APIError as error:
+            raise StoreError(self._explain(doing, error)) from error
+        except RefreshError as error:
+            reason = str(error.args[0])[:200] if error.args else "no reason given"
+            raise StoreError(
+                f"Google refused the service account's key ({reason}). The key may have been deleted or the "
+                f"account disabled: create a new key for {self.account}; see {DOCS}"
+            ) from None
+
+    def _explain(self, doing: str, error: Any) -> str:
+        message = str(error.error.get("message", "")) if isinstance(error.error, dict) else ""
+        code = error.code
+        if code == 404:
+            return (
+                f"No spreadsheet with key {self.key} (Google answered 404 Not Found). Check the key: it is the "
+                "long id between /d/ and /edit in the spreadsheet's URL."
+            )
+        if code == 403:
+            if "scope" in message.casefold():
+                return f"Google refused to {doing} {self.name}: the credentials lack the spreadsheets scope ({message})"
+            if "has not been used" in message or "disabled" in message.casefold():
+                return (
+                    f"The Google Sheets API is not enabled for the service account's project: enable it in the "
+                    f"Google Cloud console (APIs & Services), wait a minute, then run again. ({message})"
+                )
+            return (
+                f"Google refused to {doing} {self.name} (403 permission denied): share the spreadsheet with "
+                f"{self.account} as Editor (the Share button in Google Sheets), then run again."
+            )
+        if code == 401:
+            return f"Google did not accept the credentials of {self.account} (401): {message}. See {DOCS}"
+        return f"Google refused to {doing} {self.name} (HTTP {code}): {message}"
+
+    # -- the remembered read -------------------------------------------------------------------
+    def _known(self, cell: Cell) -> Any:
+        rows = self._values.get(cell[0], [])
+        row = rows[cell[1] - 1] if cell[1] <= len(rows) else []
+        return row[cell[2] - 1] if cell[2] <= len(row) else None
+
+    def _remember(self, written: Mapping[Cell, Any], sizes: Mapping[str, tuple[int, int]]) -> None:
+        """After a write, remember the written values and grown grids (a later write builds on them)."""
+        assert self._sheets is not None
+        for title, (rows, columns) in sizes.items():
+            grid = self._sheets[title].setdefault("gridProperties", {})
+            grid["rowCount"] = max(grid.get("rowCount", 0), rows)
+            grid["columnCount"] = max(grid.get("columnCount", 0), columns)
+        for (tab, r, c), value in written.items():
+            rows = self._values.setdefault(tab, [])
+            while len(rows) < r:
+                rows.append([])
+            row = rows[r - 1]
+            while len(row) < c:
+                row.append("")
+            row[c - 1] = "" if value is None else value
+
+
+def _raw_tab(title: str, rows: list[list[Any]]) -> RawTab:
+    header = list(rows[0]) if rows else []
+    while header and (header[-1] is None or header[-1] == ""):
+        header.pop()
+    data = [(n, list(r)) for n, r in enumerate(rows[1:], start=2) if any(v is not None and v != "" for v in r)]
+    return RawTab(title, header, data, len(rows))
+
+
+def _holds_data(rows: list[list[Any]]) -> bool:
+    return any(v is not None and v != "" for r in rows for v in r)
+
+
+def _covers(found: list[Any], wanted: list[Any]) -> bool:
+    have = {_norm(h) for h in found}
+    return all(_norm(h) in have for h in wanted if _norm(h))
+
+
+def _norm(text: Any) -> str:
+    return "" if text is None else str(text).strip().casefold()

@@ -1,0 +1,302 @@
+"""What the Google Sheets store sends, built as plain data: ranges, cell values, batchUpdate requests.
+
+No I/O here. Every function takes values and returns the JSON the Sheets API v4 expects, so the
+requests can be read and tested without a network:
+- text always goes in as a `stringValue` (never a `formulaValue`), so a letter starting with `=`
+  stays text;
+- writes address exact cells (`updateCells` at a start coordinate), so sending the same write twice
+  changes nothing: a retry after a lost reply is safe;
+- a new campaign's tabs get a bold, frozen header row and dropdowns for the closed columns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sheets_engine.stores.guard import Cell, column_letter
+
+VALUE_FIELDS = "userEnteredValue"
+DEFAULT_ROWS, DEFAULT_COLUMNS = 1000, 26  # what Google gives a new tab
+
+# The dropdowns of a new campaign: (tab, columns, source). A source is either the closed list of
+# words, or (tab, column) whose rows list the choices: a GM who adds a Terrain or Building row gets
+# it in the dropdown without touching the validation.
+DROPDOWNS: tuple[tuple[str, tuple[str, ...], tuple[str, ...] | tuple[str, str]], ...] = (
+    ("Provinces", ("Type",), ("City", "Rural")),
+    ("Provinces", ("Terrain",), ("Terrain", "Terrain")),
+    ("Provinces", tuple(f"Building {n}" for n in range(1, 6)), ("Buildings", "Building")),
+    ("Orders", ("Order",), ("Missions", "Order")),
+    ("Tech Choices", ("Discipline",), ("Development", "Expansion", "Warfare", "Piety", "Learning")),
+)
+SOURCES = {"Terrain", "Buildings", "Missions"}  # tabs named as a source above
+
+
+def quote_title(title: str) -> str:
+    """A tab title as A1 notation wants it: in single quotes, inner quotes doubled."""
+    return "'" + title.replace("'", "''") + "'"
+
+
+def a1_range(title: str, row1: int, col1: int, row2: int, col2: int) -> str:
+    """`'Tab'!B2:C9` (1-based, inclusive); a single cell is `'Tab'!B2`."""
+    start = f"{column_letter(col1)}{row1}"
+    end = f"{column_letter(col2)}{row2}"
+    return f"{quote_title(title)}!{start}" + ("" if start == end else f":{end}")
+
+
+def extended_value(value: Any) -> dict[str, Any] | None:
+    """The `userEnteredValue` for a Python value; None for an empty cell.
+
+    Text is a stringValue whatever it looks like: this is the RAW input that keeps `=...` text.
+    """
+    if value is None or (isinstance(value, str) and value == ""):
+        return None
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            return {"stringValue": str(value)}
+        return {"numberValue": value}
+    if isinstance(value, datetime):
+        return {"stringValue": value.strftime("%Y-%m-%d %H:%M:%S")}
+    if isinstance(value, date):
+        return {"stringValue": value.isoformat()}
+    return {"stringValue": str(value)}
+
+
+def cell_data(value: Any) -> dict[str, Any]:
+    """A CellData; `{}` under the `userEnteredValue` mask clears the cell."""
+    entered = extended_value(value)
+    return {} if entered is None else {"userEnteredValue": entered}
+
+
+@dataclass(frozen=True)
+class Block:
+    """A rectangle of cells written by one updateCells request (None clears a cell)."""
+
+    tab: str
+    row: int  # 1-based top row
+    column: int  # 1-based left column
+    values: tuple[tuple[Any, ...], ...]
+
+    @property
+    def bottom(self) -> int:
+        """The last row the block covers."""
+        return self.row + len(self.values) - 1
+
+    @property
+    def right(self) -> int:
+        """The last column the block covers."""
+        return self.column + max((len(r) for r in self.values), default=1) - 1
+
+
+def plan_write(cells: Mapping[Cell, Any], last_rows: Mapping[str, int]) -> tuple[dict[Cell, Any], list[Block]]:
+    """The cells to write (gaps of appended rows included) and the blocks that write them.
+
+    Rows past a tab's last used row are new: each tab's new rows are written as one rectangle,
+    the cells between given ones written empty (they were empty when read, and the guard checks
+    they still are). Cells in rows that existed are written exactly, in runs along a row, and a
+    run repeated on the rows below joins them in one block.
+    """
+    targets = dict(cells)
+    by_tab: dict[str, dict[Cell, Any]] = defaultdict(dict)
+    for cell, value in cells.items():
+        by_tab[cell[0]][cell] = value
+    blocks: list[Block] = []
+    for tab in sorted(by_tab):
+        tab_cells = by_tab[tab]
+        last = last_rows.get(tab, 0)
+        new = {c: v for c, v in tab_cells.items() if c[1] > last}
+        old = {c: v for c, v in tab_cells.items() if c[1] <= last}
+        blocks += _row_runs(tab, old)
+        if new:
+            top, bottom = min(c[1] for c in new), max(c[1] for c in new)
+            left, right = min(c[2] for c in new), max(c[2] for c in new)
+            rows = []
+            for r in range(top, bottom + 1):
+                row = []
+                for col in range(left, right + 1):
+                    targets.setdefault((tab, r, col), None)
+                    row.append(new.get((tab, r, col)))
+                rows.append(tuple(row))
+            blocks.append(Block(tab, top, left, tuple(rows)))
+    return targets, blocks
+
+
+def _row_runs(tab: str, cells: Mapping[Cell, Any]) -> list[Block]:
+    rows: dict[int, list[int]] = defaultdict(list)
+    for _, r, c in cells:
+        rows[r].append(c)
+    runs: list[tuple[int, int, int]] = []  # (row, first column, last column)
+    for r in sorted(rows):
+        columns = sorted(rows[r])
+        start = prev = columns[0]
+        for c in columns[1:]:
+            if c != prev + 1:
+                runs.append((r, start, prev))
+                start = c
+            prev = c
+        runs.append((r, start, prev))
+    blocks: list[Block] = []
+    open_blocks: dict[tuple[int, int], tuple[int, list[tuple[Any, ...]]]] = {}  # span -> (top, rows)
+    for r, c1, c2 in runs:
+        values = tuple(cells[(tab, r, c)] for c in range(c1, c2 + 1))
+        top, stacked = open_blocks.get((c1, c2), (r, []))
+        if stacked and top + len(stacked) == r:
+            stacked.append(values)
+            continue
+        if stacked:
+            blocks.append(Block(tab, top, c1, tuple(stacked)))
+        open_blocks[(c1, c2)] = (r, [values])
+    for (c1, _), (top, stacked) in open_blocks.items():
+        blocks.append(Block(tab, top, c1, tuple(stacked)))
+    return sorted(blocks, key=lambda b: (b.row, b.column))
+
+
+def rectangles(cells: Iterable[Cell]) -> list[tuple[str, int, int, int, int]]:
+    """Few A1 rectangles (tab, row1, col1, row2, col2) covering exactly these cells.
+
+    Runs down each column, then side-by-side columns with the same run merged: the guard's re-read
+    names a handful of ranges, not one per cell.
+    """
+    columns: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for tab, r, c in cells:
+        columns[(tab, c)].append(r)
+    spans: dict[tuple[str, int, int], list[int]] = defaultdict(list)  # (tab, r1, r2) -> columns
+    for (tab, c), rows in columns.items():
+        rows.sort()
+        start = prev = rows[0]
+        for r in rows[1:]:
+            if r != prev + 1:
+                spans[(tab, start, prev)].append(c)
+                start = r
+            prev = r
+        spans[(tab, start, prev)].append(c)
+    found = []
+    for (tab, r1, r2), cols in spans.items():
+        cols.sort()
+        start = prev = cols[0]
+        for c in cols[1:]:
+            if c != prev + 1:
+                found.append((tab, r1, start, r2, prev))
+                start = c
+            prev = c
+        found.append((tab, r1, start, r2, prev))
+    return sorted(found)
+
+
+def update_cells(sheet_id: int, block: Block) -> dict[str, Any]:
+    """The updateCells request writing one block's values (and nothing else: no formats)."""
+    return {
+        "updateCells": {
+            "start": {"sheetId": sheet_id, "rowIndex": block.row - 1, "columnIndex": block.column - 1},
+            "rows": [{"values": [cell_data(v) for v in row]} for row in block.values],
+            "fields": VALUE_FIELDS,
+        }
+    }
+
+
+def append_dimension(sheet_id: int, dimension: str, length: int) -> dict[str, Any]:
+    """Grow a tab by `length` rows or columns (a write past the grid's end fails otherwise)."""
+    return {"appendDimension": {"sheetId": sheet_id, "dimension": dimension, "length": length}}
+
+
+def grow(sheet_id: int, grid: Mapping[str, int], rows: int, columns: int) -> list[dict[str, Any]]:
+    """The appendDimension requests that make a tab at least rows x columns."""
+    requests = []
+    if rows > grid.get("rowCount", 0):
+        requests.append(append_dimension(sheet_id, "ROWS", rows - grid.get("rowCount", 0)))
+    if columns > grid.get("columnCount", 0):
+        requests.append(append_dimension(sheet_id, "COLUMNS", columns - grid.get("columnCount", 0)))
+    return requests
+
+
+def add_sheet(sheet_id: int, title: str, index: int, rows: int, columns: int) -> dict[str, Any]:
+    """A new tab with a frozen header row, big enough for its rows."""
+    return {
+        "addSheet": {
+            "properties": {
+                "sheetId": sheet_id,
+                "title": title,
+                "index": index,
+                "sheetType": "GRID",
+                "gridProperties": {
+                    "rowCount": max(DEFAULT_ROWS, rows),
+                    "columnCount": max(DEFAULT_COLUMNS, columns),
+                    "frozenRowCount": 1,
+                },
+            }
+        }
+    }
+
+
+def freeze_header(sheet_id: int) -> dict[str, Any]:
+    """Freeze row 1 of an existing tab."""
+    return {
+        "updateSheetProperties": {
+            "properties": {"sheetId": sheet_id, "gridProperties": {"frozenRowCount": 1}},
+            "fields": "gridProperties.frozenRowCount",
+        }
+    }
+
+
+def bold_header(sheet_id: int, width: int) -> dict[str, Any]:
+    """Row 1 in bold, only the bold flag touched."""
+    return {
+        "repeatCell": {
+            "range": {"sheetId": sheet_id, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 0,
+                      "endColumnIndex": max(width, 1)},
+            "cell": {"userEnteredFormat": {"textFormat": {"bold": True}}},
+            "fields": "userEnteredFormat.textFormat.bold",
+        }
+    }  # fmt: skip
+
+
+def clear_values(sheet_id: int) -> dict[str, Any]:
+    """Empty every cell of a tab (values only: formats and the tab itself stay)."""
+    return {"updateCells": {"range": {"sheetId": sheet_id}, "fields": VALUE_FIELDS}}
+
+
+def dropdowns(tabs: Mapping[str, list[list[Any]]], sheet_ids: Mapping[str, int]) -> list[dict[str, Any]]:
+    """setDataValidation requests for the closed columns of the tabs being laid out."""
+    requests = []
+    for tab, columns, source in DROPDOWNS:
+        rows = tabs.get(tab)
+        if not rows or tab not in sheet_ids:
+            continue
+        condition = _condition(tabs, source)
+        if condition is None:
+            continue
+        header = [str(h or "").strip().casefold() for h in rows[0]]
+        for column in columns:
+            if column.casefold() not in header:
+                continue
+            index = header.index(column.casefold())
+            requests.append(
+                {
+                    "setDataValidation": {
+                        "range": {"sheetId": sheet_ids[tab], "startRowIndex": 1, "startColumnIndex": index,
+                                  "endColumnIndex": index + 1},
+                        "rule": {"condition": condition, "strict": True, "showCustomUi": True},
+                    }
+                }
+            )  # fmt: skip
+    return requests
+
+
+def _condition(tabs: Mapping[str, list[list[Any]]], source: tuple[str, ...]) -> dict[str, Any] | None:
+    if len(source) == 2 and source[0] in SOURCES:
+        tab, column = source
+        rows = tabs.get(tab)
+        if not rows:
+            return None
+        header = [str(h or "").strip().casefold() for h in rows[0]]
+        if column.casefold() not in header:
+            return None
+        letter = column_letter(header.index(column.casefold()) + 1)
+        return {"type": "ONE_OF_RANGE", "values": [{"userEnteredValue": f"={quote_title(tab)}!${letter}$2:${letter}"}]}
+    return {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": word} for word in source]}

@@ -1,0 +1,80 @@
+"""The lost-update guard: the cells about to be overwritten must still hold what was read.
+
+GMs edit the spreadsheet while the cron job runs. A store that can be edited behind its back
+remembers the values of its first read; just before writing it re-reads the target cells and hands
+both to `find_conflicts`. Any difference aborts the write (`ConflictError`), so a GM's edit is
+never silently overwritten: the next run reads it and resolves on top of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sheets_engine.stores.base import StoreError
+
+Cell = tuple[str, int, int]  # (tab title, 1-based row, 1-based column)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """One cell that changed between the first read and the write."""
+
+    tab: str
+    row: int
+    column: int
+    read: Any  # what the first read found
+    now: Any  # what the re-read found
+
+    def __str__(self) -> str:
+        return f"{self.tab}!{column_letter(self.column)}{self.row}: was {_show(self.read)}, now {_show(self.now)}"
+
+
+class ConflictError(StoreError):
+    """Someone changed cells the engine was about to overwrite; nothing was written."""
+
+    def __init__(self, conflicts: list[Conflict], store: str = "the spreadsheet") -> None:
+        self.conflicts = conflicts
+        shown = "; ".join(str(c) for c in conflicts[:5])
+        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+        super().__init__(
+            f"{store} changed while the engine was working ({len(conflicts)} cell(s): {shown}{more}). "
+            "Nothing was written. Run the command again: it will read the new values."
+        )
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal as a spreadsheet shows them: empty is empty, 5 is 5.0."""
+    if _blank(a) or _blank(b):
+        return _blank(a) and _blank(b)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)
+
+
+def find_conflicts(expected: Mapping[Cell, Any], current: Mapping[Cell, Any]) -> list[Conflict]:
+    """Every cell whose current value differs from the one first read (cells in sheet order)."""
+    found = []
+    for cell in sorted(expected):
+        now = current.get(cell)
+        if not same_value(expected[cell], now):
+            found.append(Conflict(cell[0], cell[1], cell[2], expected[cell], now))
+    return found
+
+
+def column_letter(column: int) -> str:
+    """1 -> A, 27 -> AA: the column's name in A1 notation."""
+    letters = ""
+    while column > 0:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def _blank(value: Any) -> bool:
+    return value is None or value == ""
+
+
+def _show(value: Any) -> str:
+    return "empty" if _blank(value) else repr(value)

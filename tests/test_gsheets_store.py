@@ -1,0 +1,244 @@
+"""The Google Sheets store, replayed from cassettes (cassettes/): no network, no Google.
+
+Every request must match a recorded one (method, URL, and the guard's ranges), and every recorded
+request must be made. When the engine changes what a turn writes, the cassettes go stale: re-record
+them offline with `python -m sheets_engine.testing.record` (docs/google-sheets.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheets_engine import app
+from sheets_engine.stores.base import StoreError
+from sheets_engine.stores.guard import ConflictError
+from sheets_engine.stores.xlsx import WorkbookStore
+from sheets_engine.testing.campaigns import demo_tabs
+from sheets_engine.testing.cassettes import replay
+from sheets_engine.testing.keys import TEST_ACCOUNT
+from sheets_engine.testing.scenarios import FORMULA_LETTER, KEY, MISSING_KEY, NOW, PRIVATE_KEY, SCENARIOS
+from tests.gsheets_support import ReplayEnv, run_cli, spy_writes
+
+TOKEN, METADATA, READ, GUARD, WRITE = "token", "metadata", "read", "guard", "write"
+
+
+def kind(url: str) -> str:
+    """What a request was, from its URL."""
+    if url.endswith("/token"):
+        return TOKEN
+    if url.endswith("values:batchGetByDataFilter"):
+        return GUARD
+    if "values:batchGet" in url:
+        return READ
+    if url.endswith(":batchUpdate"):
+        return WRITE
+    return METADATA
+
+
+def requests_made(cassette: Any) -> list[str]:
+    """The kinds of the requests played back, in order."""
+    played = sorted(cassette.play_counts)
+    return [kind(cassette.requests[i].uri) for i in played]
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> ReplayEnv:
+    return ReplayEnv(tmp_path)
+
+
+# -- a run's requests -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "scenario", ["resolve_demo", "resolve_demo_x10", "resolve_demo_x100"], ids=["demo", "10x", "100x"]
+)
+def test_a_full_resolve_makes_five_requests_at_any_size(scenario: str, env: ReplayEnv) -> None:
+    """Token, metadata, one batch-get of every tab, the guard's re-read, one write: at 1x, 10x, 100x."""
+    with replay(scenario, SCENARIOS[scenario].gzipped) as cassette:
+        store = env.store()
+        report = app.resolve(store, now=NOW)
+    assert requests_made(cassette) == [TOKEN, METADATA, READ, GUARD, WRITE]
+    assert cassette.play_count == 5
+    assert report.summary["resolved"] and report.cells_written > 0
+    assert [e.status for e in store.exchanges] == [200, 200, 200, 200]
+
+
+def test_the_first_read_asks_for_unformatted_values_of_every_tab(env: ReplayEnv) -> None:
+    with replay("resolve_demo") as cassette:
+        app.resolve(env.store(), now=NOW)
+    read = next(r for r in cassette.requests if kind(r.uri) == READ)
+    query = read.uri.split("?", 1)[1]
+    assert "valueRenderOption=UNFORMATTED_VALUE" in query
+    assert query.count("ranges=") == len(demo_tabs())
+
+
+# -- the lost-update guard ------------------------------------------------------------------------
+def test_a_gm_edit_during_the_run_aborts_it_and_nothing_is_written(env: ReplayEnv) -> None:
+    with replay("conflict") as cassette:
+        error, store = SCENARIOS["conflict"].run(env)
+    assert isinstance(error, ConflictError)
+    assert requests_made(cassette) == [TOKEN, METADATA, READ, GUARD]  # no write
+    assert all(not e.url.endswith(":batchUpdate") for e in store.exchanges)
+    (conflict,) = error.conflicts
+    assert "edited by a GM" in str(conflict.now) or conflict.now == (conflict.read or 0) + 1000
+    assert "Nothing was written" in str(error)
+
+
+def test_a_conflict_exits_3_with_what_changed(env: ReplayEnv, capsys: Any, monkeypatch: Any) -> None:
+    with replay("conflict"):
+        code, _, err = run_cli(
+            ["--credentials", str(env.key_file), "resolve", f"gsheet:{KEY}", "--force"], capsys, monkeypatch
+        )
+    assert code == 3
+    assert err.startswith(f"Error: gsheet:{KEY} changed while the engine was working (1 cell(s): ")
+    assert "Run the command again" in err
+
+
+# -- retries ---------------------------------------------------------------------------------------
+def test_a_429_and_a_503_are_retried_and_the_turn_resolves(env: ReplayEnv) -> None:
+    with replay("retry") as cassette:
+        report, store = SCENARIOS["retry"].run(env)
+    assert report.summary["resolved"]
+    assert requests_made(cassette) == [TOKEN, METADATA, READ, READ, GUARD, WRITE, WRITE]
+    assert [e.status for e in store.exchanges] == [200, 429, 200, 200, 503, 200]
+
+
+# -- player text -----------------------------------------------------------------------------------
+def test_a_letter_starting_with_equals_is_stored_as_text(env: ReplayEnv) -> None:
+    with replay("formula_letter"):
+        store = env.store()
+        bodies = spy_writes(store)
+        app.resolve(store, now=NOW)
+        back = store.read()
+    (body,) = bodies
+    sent = json.dumps(body)
+    assert "formulaValue" not in sent
+    assert json.dumps({"stringValue": FORMULA_LETTER}) in sent
+    letters = back["Letters"]
+    text = letters.header.index("Text")
+    assert FORMULA_LETTER in [cells[text] for _, cells in letters.rows]
+
+
+# -- errors a GM can fix ------------------------------------------------------------------------
+def test_a_spreadsheet_not_shared_exits_2_saying_whom_to_share_it_with(
+    env: ReplayEnv, capsys: Any, monkeypatch: Any
+) -> None:
+    with replay("forbidden"):
+        code, _, err = run_cli(
+            ["--credentials", str(env.key_file), "validate", f"gsheet:{PRIVATE_KEY}"], capsys, monkeypatch
+        )
+    assert code == 2
+    assert err == (
+        f"Error: Google refused to open gsheet:{PRIVATE_KEY} (403 permission denied): share the spreadsheet with "
+        f"{TEST_ACCOUNT} as Editor (the Share button in Google Sheets), then run again.\n"
+    )
+
+
+def test_an_unknown_key_exits_2_saying_where_the_key_is(env: ReplayEnv, capsys: Any, monkeypatch: Any) -> None:
+    url = f"https://docs.google.com/spreadsheets/d/{MISSING_KEY}/edit#gid=0"
+    with replay("not_found"):
+        code, _, err = run_cli(["--credentials", str(env.key_file), "validate", url], capsys, monkeypatch)
+    assert code == 2
+    assert err == (
+        f"Error: No spreadsheet with key {MISSING_KEY} (Google answered 404 Not Found). Check the key: it is the "
+        "long id between /d/ and /edit in the spreadsheet's URL.\n"
+    )
+
+
+def test_a_revoked_key_exits_2_without_printing_the_key(env: ReplayEnv, capsys: Any, monkeypatch: Any) -> None:
+    with replay("revoked_key"):
+        code, out, err = run_cli(["--credentials", str(env.key_file), "validate", f"gsheet:{KEY}"], capsys, monkeypatch)
+    assert code == 2
+    assert "Google refused the service account's key (invalid_grant: Invalid JWT Signature.)" in err
+    key = json.loads(env.key_file.read_text())["private_key"]
+    assert "PRIVATE KEY" not in out + err
+    assert all(line not in out + err for line in key.splitlines()[1:-1])
+
+
+def test_a_missing_tab_exits_2_naming_it(env: ReplayEnv, capsys: Any, monkeypatch: Any) -> None:
+    with replay("missing_tab"):
+        code, out, _ = run_cli(
+            ["--credentials", str(env.key_file), "validate", f"gsheet:{KEY}", "--json"], capsys, monkeypatch
+        )
+    assert code == 2
+    problems = json.loads(out)
+    assert any(p["tab"] == "Armies" and "sheets-engine init" in p["expected"] for p in problems)
+
+
+# -- laying a campaign out, copying it ---------------------------------------------------------
+def test_init_lays_the_tabs_out_with_a_bold_frozen_header_and_dropdowns(env: ReplayEnv) -> None:
+    with replay("init_demo") as cassette:
+        store = env.store()
+        bodies = spy_writes(store)
+        app.init(store, demo=True)
+    assert requests_made(cassette) == [TOKEN, METADATA, READ, WRITE]
+    (body,) = bodies
+    requests = body["requests"]
+    added = [r["addSheet"]["properties"] for r in requests if "addSheet" in r]
+    assert [p["title"] for p in added] == list(demo_tabs())
+    assert all(p["gridProperties"]["frozenRowCount"] == 1 for p in added)
+    bold = [r["repeatCell"] for r in requests if "repeatCell" in r]
+    assert len(bold) == len(added) and all(b["cell"]["userEnteredFormat"]["textFormat"]["bold"] for b in bold)
+    ids = {p["sheetId"]: p["title"] for p in added}
+    dropdowns = {}
+    for r in requests:
+        if "setDataValidation" in r:
+            rule = r["setDataValidation"]
+            tab = ids[rule["range"]["sheetId"]]
+            header = demo_tabs()[tab][0]
+            dropdowns[(tab, header[rule["range"]["startColumnIndex"]])] = rule["rule"]["condition"]
+    assert set(dropdowns) == {
+        ("Provinces", "Type"),
+        ("Provinces", "Terrain"),
+        *{("Provinces", f"Building {n}") for n in range(1, 6)},
+        ("Orders", "Order"),
+        ("Tech Choices", "Discipline"),
+    }
+    assert dropdowns[("Provinces", "Type")]["values"] == [{"userEnteredValue": "City"}, {"userEnteredValue": "Rural"}]
+    assert dropdowns[("Provinces", "Terrain")] == {
+        "type": "ONE_OF_RANGE",
+        "values": [{"userEnteredValue": "='Terrain'!$A$2:$A"}],
+    }
+    assert {"deleteSheet": {"sheetId": 0}} in requests  # the new spreadsheet's empty Sheet1
+    assert json.dumps({"stringValue": "=Surrender or perish"}) in json.dumps(body)
+
+
+def test_init_from_the_cli(env: ReplayEnv, capsys: Any, monkeypatch: Any) -> None:
+    with replay("init_demo"):
+        code, out, _ = run_cli(
+            ["--credentials", str(env.key_file), "init", f"gsheet:{KEY}", "--demo"], capsys, monkeypatch
+        )
+    assert (code, out) == (0, f"Created gsheet:{KEY} with the demo campaign\n")
+
+
+def test_pull_copies_the_spreadsheet_into_a_workbook(env: ReplayEnv, capsys: Any, monkeypatch: Any) -> None:
+    target = env.tmp / "backup.xlsx"
+    with replay("pull_demo"):
+        code, out, _ = run_cli(
+            ["--credentials", str(env.key_file), "pull", f"gsheet:{KEY}", str(target)], capsys, monkeypatch
+        )
+    assert code == 0 and out.startswith(f"Copied {len(demo_tabs())} tab(s)")
+    pulled = WorkbookStore(target).read()
+    for title, rows in demo_tabs().items():
+        assert pulled[title].header == rows[0]
+        assert [cells[0] for _, cells in pulled[title].rows] == [r[0] for r in rows[1:]]
+
+
+def test_push_copies_a_workbook_into_the_spreadsheet(env: ReplayEnv, capsys: Any, monkeypatch: Any) -> None:
+    source = env.tmp / "campaign.xlsx"
+    WorkbookStore(source).create(demo_tabs())
+    with replay("push_demo") as cassette:
+        code, out, _ = run_cli(
+            ["--credentials", str(env.key_file), "push", str(source), f"gsheet:{KEY}"], capsys, monkeypatch
+        )
+    assert (code, out) == (0, f"Copied {len(demo_tabs())} tab(s) from {source} to gsheet:{KEY}\n")
+    assert requests_made(cassette) == [TOKEN, METADATA, READ, WRITE]
+
+
+def test_a_campaign_already_there_is_not_replaced_without_force(env: ReplayEnv) -> None:
+    with replay("pull_demo"):  # token, metadata, then the read of the tabs that are already there
+        store = env.store()
+        with pytest.raises(StoreError, match=r"already has tab\(s\) holding data: Game, Clans, .*--force"):
+            store.create(demo_tabs())
