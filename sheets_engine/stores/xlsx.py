@@ -1,8 +1,9 @@
-"""The local workbook store (.xlsx through openpyxl): the embedded default.
+"""The local workbook store (.xlsx): the embedded default.
 
-Writes touch only the given cells, so a GM's extra columns, formulas in untouched cells and
-formatting survive; the workbook is saved to a temporary file and renamed over the original, so a
-crash never leaves a half-written workbook.
+Reads go through calamine, writes through `xlsx_patch` (only the changed rows are rewritten), new
+workbooks through openpyxl. A GM's extra columns, formulas in untouched cells and formatting
+survive; the workbook is written to a temporary file and renamed over the original, so a crash
+never leaves a half-written workbook.
 """
 
 from __future__ import annotations
@@ -28,32 +29,49 @@ class WorkbookStore:
         return self.path.is_file()
 
     def read(self) -> dict[str, RawTab]:
-        """Every tab's values (formulas read as the values the workbook last computed)."""
-        from openpyxl import load_workbook
+        """Every tab's values (formulas read as the values the workbook last computed).
+
+        calamine (Rust) parses a sheet some thirty times faster than openpyxl's reader.
+        """
+        from python_calamine import CalamineError, CalamineWorkbook
 
         if not self.path.is_file():
             raise StoreError(f"No workbook at {self.path}. Create one with: sheets-engine init {self.path}")
         try:
-            book = load_workbook(self.path, read_only=True, data_only=True)
-        except (zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
+            book = CalamineWorkbook.from_path(str(self.path))
+            return {
+                title: _raw_tab(title, book.get_sheet_by_name(title).to_python(skip_empty_area=False))
+                for title in book.sheet_names
+            }
+        except (CalamineError, zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
             raise StoreError(f"{self.path} is not a readable .xlsx workbook ({error})") from error
-        try:
-            return {ws.title: _read_sheet(ws) for ws in book.worksheets}
-        finally:
-            book.close()
 
     def write(self, cells: list[CellWrite]) -> None:
-        """Set these cells and save atomically (temporary file, then rename)."""
-        from openpyxl import load_workbook
+        """Set these cells and save atomically (temporary file, then rename).
+
+        Only the rows holding changed cells are rewritten (see xlsx_patch): everything else in
+        the file, a GM's formulas, formatting, extra columns and charts included, is copied as is.
+        """
+        from sheets_engine.stores.xlsx_patch import PatchError, patch_workbook
 
         if not cells:
             return
-        book = load_workbook(self.path)  # formulas kept as formulas
+        grouped: dict[str, dict[int, dict[int, Any]]] = {}
         for cell in cells:
-            if cell.tab not in book.sheetnames:
-                book.create_sheet(cell.tab)
-            _set(book[cell.tab].cell(row=cell.row, column=cell.column), cell.value)
-        self._save(book)
+            grouped.setdefault(cell.tab, {}).setdefault(cell.row, {})[cell.column] = cell.value
+        handle, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        os.close(handle)
+        try:
+            try:
+                patch_workbook(self.path, temp, grouped)
+            except PatchError as error:
+                raise StoreError(f"{self.path}: {error}; nothing was written") from error
+            with open(temp, "rb") as saved:
+                os.fsync(saved.fileno())
+            os.replace(temp, self.path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
 
     def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False) -> None:
         """Write a new workbook with these tabs (header row bold and frozen)."""
@@ -93,22 +111,18 @@ class WorkbookStore:
             raise
 
 
-def _read_sheet(ws: Any) -> RawTab:
-    header: list[Any] = []
+def _raw_tab(title: str, values: list[list[Any]]) -> RawTab:
+    header: list[Any] = list(values[0]) if values else []
     rows: list[tuple[int, list[Any]]] = []
-    last = 0
-    for number, values in enumerate(ws.iter_rows(values_only=True), start=1):
-        cells = list(values)
-        if number == 1:
-            header = cells
-            last = 1
-            continue
+    last = 1 if values else 0
+    for number, cells in enumerate(values[1:], start=2):
         if any(v is not None and v != "" for v in cells):
-            rows.append((number, cells))
+            # calamine gives every number as a float; a whole number reads back as it was written
+            rows.append((number, [int(v) if type(v) is float and v.is_integer() else v for v in cells]))
             last = number
     while header and (header[-1] is None or header[-1] == ""):
         header.pop()
-    return RawTab(ws.title, header, rows, last)
+    return RawTab(title, header, rows, last)
 
 
 def _set(cell: Any, value: Any) -> None:

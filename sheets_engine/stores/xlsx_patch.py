@@ -1,0 +1,232 @@
+"""Write single cells into an .xlsx file by editing its sheet XML in place.
+
+openpyxl rewrites a whole workbook on save: it loads every cell (minutes at 100,000 provinces)
+and drops what it does not model (charts, images, pivot tables). A resolution changes a few
+thousand cells; so the workbook store copies every part of the file unchanged except the rows
+that change, which are rewritten here. Text is written as inline strings, so a letter beginning
+with "=" stays text and shared strings are never touched.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import PurePosixPath
+from typing import Any
+from xml.sax.saxutils import escape
+
+MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+_ROW = re.compile(rb"<(?:\w+:)?row\b[^>]*?(?:/>|>.*?</(?:\w+:)?row>)", re.DOTALL)
+_CELL = re.compile(rb"<(?:\w+:)?c\b[^>]*?(?:/>|>.*?</(?:\w+:)?c>)", re.DOTALL)
+_ATTR = re.compile(rb'\b([\w:]+)="([^"]*)"')
+_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # not allowed in XML 1.0
+_EXCEL_EPOCH = datetime(1899, 12, 30)
+
+
+class PatchError(Exception):
+    """The workbook's structure is not one this writer understands; nothing was written."""
+
+
+def column_letters(index: int) -> str:
+    """1 -> A, 27 -> AA."""
+    letters = ""
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def column_index(reference: bytes) -> int:
+    """b"AA7" -> 27."""
+    index = 0
+    for char in reference:
+        if 65 <= char <= 90:
+            index = index * 26 + char - 64
+        elif 97 <= char <= 122:
+            index = index * 26 + char - 96
+        else:
+            break
+    return index
+
+
+@dataclass(frozen=True)
+class _Sheet:
+    path: str  # the part's name inside the zip
+    prefix: bytes  # the namespace prefix the sheet's elements use (b"" for the default namespace)
+
+
+def sheet_parts(archive: zipfile.ZipFile) -> dict[str, str]:
+    """Tab title -> the zip part holding its XML."""
+    workbook = archive.read("xl/workbook.xml").decode("utf-8")
+    rels = archive.read("xl/_rels/workbook.xml.rels").decode("utf-8")
+    targets = {}
+    for match in re.finditer(r"<(?:\w+:)?Relationship\b([^>]*)/?>", rels):
+        attrs = dict(re.findall(r'([\w:]+)="([^"]*)"', match.group(1)))
+        if "Id" in attrs and "Target" in attrs:
+            target = attrs["Target"]
+            path = target.lstrip("/") if target.startswith("/") else str(PurePosixPath("xl") / target)
+            targets[attrs["Id"]] = path
+    parts = {}
+    for match in re.finditer(r"<(?:\w+:)?sheet\b([^>]*)/?>", workbook):
+        attrs = dict(re.findall(r'([\w:]+)="([^"]*)"', match.group(1)))
+        rid = next((v for k, v in attrs.items() if k.endswith(":id")), None)
+        if rid in targets and "name" in attrs:
+            parts[_unescape(attrs["name"])] = targets[rid]
+    return parts
+
+
+def _unescape(text: str) -> str:
+    return (
+        text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", '"')
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+    )
+
+
+def cell_xml(reference: str, value: Any, style: bytes, prefix: bytes) -> bytes:
+    """One <c> element holding the value: a number, TRUE/FALSE, or text (never a formula)."""
+    p = prefix.decode()
+    s = f' s="{style.decode()}"' if style else ""
+    if value is None or (isinstance(value, str) and value == ""):
+        return f'<{p}c r="{reference}"{s}/>'.encode()
+    if isinstance(value, bool):
+        return f'<{p}c r="{reference}"{s} t="b"><{p}v>{int(value)}</{p}v></{p}c>'.encode()
+    if isinstance(value, datetime | date) and not isinstance(value, bool):
+        moment = value if isinstance(value, datetime) else datetime(value.year, value.month, value.day)
+        value = (moment.replace(tzinfo=None) - _EXCEL_EPOCH).total_seconds() / 86400
+    if isinstance(value, int | float) and not (isinstance(value, float) and not math.isfinite(value)):
+        number = repr(value) if isinstance(value, float) else str(value)
+        return f'<{p}c r="{reference}"{s}><{p}v>{number}</{p}v></{p}c>'.encode()
+    text = escape(_ILLEGAL.sub("", str(value)))
+    return (
+        f'<{p}c r="{reference}"{s} t="inlineStr"><{p}is><{p}t xml:space="preserve">{text}</{p}t></{p}is></{p}c>'
+    ).encode()
+
+
+def _attrs(tag: bytes) -> dict[bytes, bytes]:
+    head = tag[: tag.index(b">") + 1] if b">" in tag else tag
+    return dict(_ATTR.findall(head))
+
+
+def _patch_row(row: bytes | None, number: int, values: Mapping[int, Any], prefix: bytes) -> tuple[bytes, bool]:
+    """The row with these columns set; True if a formula was overwritten."""
+    p = prefix.decode()
+    cells: list[tuple[int, bytes]] = []
+    opening = f'<{p}row r="{number}">'.encode()
+    if row is not None:
+        head_end = row.index(b">") + 1
+        opening = row[:head_end]
+        if opening.endswith(b"/>"):
+            opening = opening[:-2].rstrip() + b">"
+        opening = re.sub(rb'\sspans="[^"]*"', b"", opening)  # a hint only; stale after an insert
+        position = 0
+        for match in _CELL.finditer(row, head_end):
+            xml = match.group(0)
+            ref = _attrs(xml).get(b"r")
+            position = column_index(ref) if ref else position + 1
+            cells.append((position, xml))
+    formula = False
+    existing = dict(cells)
+    for column, value in values.items():
+        old = existing.get(column)
+        style = b""
+        if old is not None:
+            style = _attrs(old).get(b"s", b"")
+            formula = formula or re.search(rb"<(?:\w+:)?f[\s>/]", old) is not None
+        existing[column] = cell_xml(f"{column_letters(column)}{number}", value, style, prefix)
+    body = b"".join(xml for _, xml in sorted(existing.items()))
+    return opening + body + f"</{p}row>".encode(), formula
+
+
+def patch_sheet(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> tuple[bytes, bool]:
+    """The sheet XML with these {row: {column: value}} cells written; True if a formula was replaced."""
+    start = re.search(rb"<((?:\w+:)?)sheetData\b[^>]*?(/?)>", xml)
+    if start is None:
+        raise PatchError("a sheet without sheetData")
+    prefix = start.group(1)
+    if start.group(2) == b"/":  # <sheetData/>: an empty tab
+        body_start = body_end = start.end()
+        before = xml[: start.start()] + b"<" + prefix + b"sheetData>"
+        after = b"</" + prefix + b"sheetData>" + xml[start.end() :]
+    else:
+        close = re.search(rb"</" + re.escape(prefix) + rb"sheetData>", xml)
+        if close is None:
+            raise PatchError("a sheet whose sheetData never closes")
+        body_start, body_end = start.end(), close.start()
+        before, after = xml[:body_start], xml[body_end:]
+    pending = dict(sorted(changes.items()))
+    out: list[bytes] = []
+    formula = False
+    cursor = body_start
+    for match in _ROW.finditer(xml, body_start, body_end):
+        number = int(_attrs(match.group(0)).get(b"r", b"0"))
+        while pending and next(iter(pending)) < number:  # new rows before this one
+            new, values = _pop_first(pending)
+            out.append(_patch_row(None, new, values, prefix)[0])
+        if number in pending:
+            out.append(xml[cursor : match.start()])
+            row, replaced = _patch_row(match.group(0), number, pending.pop(number), prefix)
+            formula = formula or replaced
+            out.append(row)
+        else:
+            out.append(xml[cursor : match.end()])
+        cursor = match.end()
+    out.append(xml[cursor:body_end])
+    for number, values in pending.items():
+        out.append(_patch_row(None, number, values, prefix)[0])
+    patched = before + b"".join(out) + after
+    return _grow_dimension(patched, changes), formula
+
+
+def _pop_first(pending: dict[int, Mapping[int, Any]]) -> tuple[int, Mapping[int, Any]]:
+    first = next(iter(pending))
+    return first, pending.pop(first)
+
+
+def _grow_dimension(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> bytes:
+    match = re.search(rb'<((?:\w+:)?)dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"', xml)
+    if match is None or not changes:
+        return xml
+    last_col = column_index(match.group(4) or match.group(2))
+    last_row = int(match.group(5) or match.group(3))
+    rows = max(last_row, max(changes))
+    cols = max(last_col, *(max(c) for c in changes.values() if c))
+    ref = f"{match.group(2).decode()}{match.group(3).decode()}:{column_letters(cols)}{rows}".encode()
+    return xml[: match.start()] + re.sub(rb'ref="[^"]*"', b'ref="' + ref + b'"', match.group(0)) + xml[match.end() :]
+
+
+def patch_workbook(source: Any, target: Any, cells: Mapping[str, Mapping[int, Mapping[int, Any]]]) -> None:
+    """Copy the workbook at `source` to `target` with these {tab: {row: {column: value}}} cells set.
+
+    Every other part of the file is copied unchanged. When a formula cell is overwritten, the
+    calculation chain is dropped so that Excel rebuilds it.
+    """
+    with zipfile.ZipFile(source) as archive:
+        parts = sheet_parts(archive)
+        missing = [tab for tab in cells if tab not in parts]
+        if missing:
+            raise PatchError(f"no tab named {', '.join(missing)} in the workbook")
+        patched: dict[str, bytes] = {}
+        drop_chain = False
+        for tab, rows in cells.items():
+            xml, replaced = patch_sheet(archive.read(parts[tab]), rows)
+            patched[parts[tab]] = xml
+            drop_chain = drop_chain or replaced
+        with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as out:
+            for info in archive.infolist():
+                if drop_chain and info.filename == "xl/calcChain.xml":
+                    continue
+                data = patched.get(info.filename)
+                if data is None:
+                    data = archive.read(info.filename)
+                    if drop_chain and info.filename in ("[Content_Types].xml", "xl/_rels/workbook.xml.rels"):
+                        data = re.sub(rb"<[^<>]*calcChain[^<>]*/>", b"", data)
+                out.writestr(info, data, compress_type=info.compress_type)
