@@ -169,7 +169,11 @@ def _supersede(draft: Draft, old: Order, new: Order) -> None:
     )  # fmt: skip
 
 
-def unsupported(turn: Turn) -> None:
-    """Orders of rule areas the engine does not resolve yet are rejected, saying so (README)."""
+def left_pending(turn: Turn) -> None:
+    """Every order ends Resolved, Rejected or Superseded: one no phase settled is rejected, and the GM told.
+
+    Each order type has its phase, so this only catches a rule that forgot to settle an order.
+    """
     for order in turn.pending(*OrderType):
-        turn.reject(order, f"{order.type.value} is not resolved by the engine yet; ask your GM")
+        turn.reject(order, f"{order.type.value} could not be carried out this turn; your GM has been told")
+        turn.notify("gm", "orders", f"No rule settled {order.cause} (Orders row {order.key}).")

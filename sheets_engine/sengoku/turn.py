@@ -131,7 +131,7 @@ def _phases() -> list[tuple[int, str, Phase]]:
         (12, "succession", succession.succession),
         (13, "winter ownership consolidation", winter.consolidation),
         (14, "recalculate derived stats", recalculate),
-        (14, "orders the engine cannot resolve yet", orders.unsupported),
+        (14, "orders no rule settled", orders.left_pending),
         (14, "the turn advances", advance),
     ]
 
