@@ -242,3 +242,35 @@ def test_a_campaign_already_there_is_not_replaced_without_force(env: ReplayEnv) 
         store = env.store()
         with pytest.raises(StoreError, match=r"already has tab\(s\) holding data: Game, Clans, .*--force"):
             store.create(demo_tabs())
+
+
+def test_init_keeps_the_tab_a_linked_form_made(env: ReplayEnv) -> None:
+    with replay("init_after_form") as cassette:
+        store = env.store()
+        bodies = spy_writes(store)
+        app.init(store)
+    assert requests_made(cassette) == [TOKEN, METADATA, READ, WRITE]
+    requests = bodies[0]["requests"]
+    added = [r["addSheet"]["properties"]["title"] for r in requests if "addSheet" in r]
+    assert added == [tab for tab in demo_tabs() if tab != "Form Responses 1"]
+    assert not any("updateSheetProperties" in r or "range" in r.get("updateCells", {}) for r in requests)
+    assert {"deleteSheet": {"sheetId": 0}} in requests
+
+
+# -- the cassettes are strict -------------------------------------------------------------------
+def test_exists_is_false_for_an_unknown_key_and_refuses_an_unshared_one(env: ReplayEnv) -> None:
+    with replay("not_found"):
+        assert env.store(MISSING_KEY).exists() is False
+    with replay("forbidden"), pytest.raises(StoreError, match="403 permission denied"):
+        env.store(PRIVATE_KEY).exists()
+
+
+def test_a_request_not_in_the_cassette_fails_the_test(env: ReplayEnv) -> None:
+    with pytest.raises(AssertionError, match=r"a request not recorded in not_found\.json"), replay("not_found"):
+        env.store(KEY).exists()  # the cassette asked for MISSING_KEY
+
+
+def test_a_recorded_request_never_made_fails_the_test(env: ReplayEnv) -> None:
+    never_made = r"2 request\(s\) recorded in not_found\.json were never made"
+    with pytest.raises(AssertionError, match=never_made), replay("not_found"):
+        pass

@@ -204,16 +204,14 @@ class GoogleSheetsStore:
         Each tab gets its rows, a bold frozen header and, for the closed columns, a dropdown. A tab
         that already holds data is replaced only with `overwrite`; one that already has these
         headers and is given no rows (a linked Google Form's `Form Responses 1`) is left alone.
-        Tabs that are not the campaign's are never touched, except a new spreadsheet's empty
-        `Sheet1`, which is removed.
+        Tabs that are not the campaign's are never touched, except an empty `Sheet1` (the tab
+        a new spreadsheet comes with), which is removed.
         """
         sheets = self._fetch_sheets()
         by_name = {_norm(title): props for title, props in sheets.items()}
         existing = {tab: by_name[_norm(tab)] for tab in tabs if _norm(tab) in by_name}
-        lone_default = (
-            list(sheets) if len(sheets) == 1 and "sheet1" in by_name and "sheet1" not in map(_norm, tabs) else []
-        )
-        current = self._batch_get([p["title"] for p in existing.values()] + lone_default)
+        default = [by_name["sheet1"]["title"]] if "sheet1" in by_name and "sheet1" not in map(_norm, tabs) else []
+        current = self._batch_get([p["title"] for p in existing.values()] + default)
         keep, taken = set(), []
         for tab, props in existing.items():
             rows = current.get(props["title"], [])
@@ -247,8 +245,8 @@ class GoogleSheetsStore:
                 requests.append(update_cells(ids[tab], Block(tab, 1, 1, tuple(tuple(r) for r in rows))))
                 requests.append(bold_header(ids[tab], len(rows[0])))
         requests += dropdowns({t: r for t, r in tabs.items() if t in ids}, ids)
-        if lone_default and not _holds_data(current.get(lone_default[0], [])) and ids:
-            requests.append({"deleteSheet": {"sheetId": sheets[lone_default[0]]["sheetId"]}})
+        if default and not _holds_data(current.get(default[0], [])) and ids:
+            requests.append({"deleteSheet": {"sheetId": sheets[default[0]]["sheetId"]}})
         if requests:
             self._call("lay out", lambda: self.client.batch_update(self.key, {"requests": requests}))
         self._sheets = None  # ids and sizes changed: the next read fetches them again
@@ -353,10 +351,10 @@ class GoogleSheetsStore:
     def _remember(self, written: Mapping[Cell, Any], sizes: Mapping[str, tuple[int, int]]) -> None:
         """After a write, remember the written values and grown grids (a later write builds on them)."""
         assert self._sheets is not None
-        for title, (rows, columns) in sizes.items():
+        for title, (height, width) in sizes.items():
             grid = self._sheets[title].setdefault("gridProperties", {})
-            grid["rowCount"] = max(grid.get("rowCount", 0), rows)
-            grid["columnCount"] = max(grid.get("columnCount", 0), columns)
+            grid["rowCount"] = max(grid.get("rowCount", 0), height)
+            grid["columnCount"] = max(grid.get("columnCount", 0), width)
         for (tab, r, c), value in written.items():
             rows = self._values.setdefault(tab, [])
             while len(rows) < r:

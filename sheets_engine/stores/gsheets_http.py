@@ -78,7 +78,7 @@ class SheetsClient(HTTPClient):
         if self.api_root and endpoint.startswith(GOOGLE_ROOT):
             endpoint = self.api_root + endpoint[len(GOOGLE_ROOT) :]
         started = time.monotonic()
-        attempt = 0
+        attempt, waited = 0, 0.0
         while True:
             attempt += 1
             try:
@@ -91,12 +91,14 @@ class SheetsClient(HTTPClient):
             except (requests.ConnectionError, requests.Timeout, TransportError) as error:
                 failure, retry_after = error, None
             wait = self.retry.delay(attempt, retry_after)
-            if attempt >= self.retry.attempts or time.monotonic() - started + wait > self.retry.deadline:
+            spent = max(time.monotonic() - started, waited)  # the waits count even when sleep is a stub
+            if attempt >= self.retry.attempts or spent + wait > self.retry.deadline:
                 raise SheetsUnavailable(
                     f"Google Sheets is not answering ({_describe(failure)}) after {attempt} attempt(s) in "
-                    f"{time.monotonic() - started:.0f} s; nothing more was sent. Try again later."
+                    f"{spent:.0f} s; nothing more was sent. Try again later."
                 ) from failure
             self.retry.sleep(wait)
+            waited += wait
 
     def _once(self, method: str, endpoint: str, *args: Any, **kwargs: Any) -> requests.Response:
         started = time.monotonic()

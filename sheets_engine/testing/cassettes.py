@@ -131,8 +131,16 @@ def replay(name: str, gzipped: bool = False) -> Iterator[Any]:
     path = cassette_path(name, gzipped)
     if not path.is_file():
         raise AssertionError(f"no cassette {path}: record it with {RERECORD} --only {name}")
-    with make_vcr().use_cassette(str(path), allow_playback_repeats=False) as cassette:
-        yield cassette
+    from vcr.errors import CannotOverwriteExistingCassetteException
+
+    try:
+        with make_vcr().use_cassette(str(path), allow_playback_repeats=False) as cassette:
+            yield cassette
+    except CannotOverwriteExistingCassetteException as error:
+        raise AssertionError(
+            f"a request not recorded in {path.name} (if the engine changed on purpose, re-record with "
+            f"{RERECORD} --only {name}): {error}"
+        ) from error
     if not cassette.all_played:
         unplayed = len(cassette) - len(cassette.play_counts)
         raise AssertionError(

@@ -502,11 +502,11 @@ class FakeSheets:
             )
         for i, row in enumerate(rows):
             for j, data in enumerate(row.get("values", [])):
-                cell = _from_cell_data(data)
-                if cell is None:
+                value = _from_cell_data(data)
+                if value is None:
                     sheet.cells.pop((r0 + i, c0 + j), None)
                 else:
-                    sheet.cells[(r0 + i, c0 + j)] = cell
+                    sheet.cells[(r0 + i, c0 + j)] = value
         return {}
 
     def _do_appendDimension(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:

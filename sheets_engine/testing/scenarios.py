@@ -173,10 +173,21 @@ def _init(env: Env) -> Any:
     return store
 
 
+FORM_HEADER = ["Timestamp", "Email Address", "Character", "Order", "Target", "Detail", "Secret"]
+
+
+def _init_empty(env: Env) -> Any:
+    store = env.store()
+    app.init(store)
+    return store
+
+
 SCENARIOS = {
     s.name: s
     for s in (
         Scenario("init_demo", "init --demo lays the demo out in a new spreadsheet", _init, tabs=None),
+        Scenario("init_after_form", "init keeps the tab a linked Google Form made", _init_empty,
+                 tabs=lambda: {"Sheet1": [], "Form Responses 1": [FORM_HEADER]}),
         Scenario("resolve_demo", "a full resolve of the demo campaign", _resolve),
         Scenario("resolve_demo_x10", "a resolve of the demo with 10x its provinces", _resolve, lambda: scaled_demo(10)),
         Scenario(
