@@ -108,6 +108,84 @@ def measure_one(size: int, workdir: Path) -> dict[str, Any]:
     }
 
 
+def measure_google(size: int, workdir: Path) -> dict[str, Any]:
+    """One resolution through the Google Sheets store against the local stand-in: requests and bytes.
+
+    Beside it, the same resolution done the way gspread-dataframe users do it: one read per tab,
+    then each changed tab written back whole.
+    """
+    from sheets_engine import app
+    from sheets_engine.core.load import load_state
+    from sheets_engine.core.ruleset import get_ruleset
+    from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
+    from sheets_engine.generate import generate
+    from sheets_engine.stores.gsheets import READ_OPTIONS, GoogleSheetsStore
+    from sheets_engine.stores.gsheets_layout import quote_title
+    from sheets_engine.testing.fake_sheets import FakeSheets
+    from sheets_engine.testing.keys import TEST_ACCOUNT, write_key_file
+    from sheets_engine.testing.record import NO_WAIT
+    from sheets_engine.testing.server import serve
+
+    key = "1BenchmarkCampaign000000000000000000000000"
+    fake = FakeSheets()
+    with serve(fake) as root:
+        key_file = write_key_file(workdir, token_uri=f"{root}/token")
+
+        def store() -> GoogleSheetsStore:
+            return GoogleSheetsStore.open(f"gsheet:{key}", key_file, api_root=root, retry=NO_WAIT)
+
+        fake.add_spreadsheet(key, "benchmark", editors=[TEST_ACCOUNT])
+        store().create(generate(size, seed=1560), overwrite=True)
+        app.recalc(store(), now=NOW)
+
+        fake.served.clear()
+        begin = time.perf_counter()
+        app.resolve(store(), now=NOW, force=True)
+        seconds = time.perf_counter() - begin
+        ours = list(fake.served)
+
+        # the gspread-dataframe way: a read and a write per tab (state as before the resolution above)
+        fake.served.clear()
+        baseline = store()
+        baseline.read()  # token and metadata (the tab list); its batch-get is replaced below
+        fake.served[:] = fake.served[:2]
+        tabs = {}
+        for title in get_ruleset("sengoku").tabs:
+            reply = baseline.client.values_get(key, quote_title(title.name), params=READ_OPTIONS)
+            tabs[title.name] = reply.get("values", [])
+        from sheets_engine.stores.memory import MemoryStore
+
+        memory = MemoryStore(tabs)
+        ruleset = get_ruleset("sengoku")
+        state, _ = load_state(memory.read(), ruleset.tabs)
+        outcome = ruleset.resolve(state, NOW, True)
+        changes = final_changes(outcome.changes)
+        logs = {t: r for t, r in outcome.logs.items() if r}
+        logs["History"] = history_rows(outcome.state, changes, Stamp(outcome.turn, "bench", "2026-11-30"))
+        memory.write(cell_writes(outcome.state, changes, logs))
+        for title in sorted({c.tab for c in changes} | set(logs)):
+            rows = [["" if v is None else v for v in row] for row in memory.tabs[title]]
+            props = baseline._sheets[title] if baseline._sheets else {}
+            if len(rows) > props.get("gridProperties", {}).get("rowCount", len(rows)):
+                # set_with_dataframe resizes the worksheet first when the frame is longer
+                grid = {"rowCount": len(rows), "columnCount": max(len(r) for r in rows)}
+                baseline.client.batch_update(key, {"requests": [{"updateSheetProperties": {
+                    "properties": {"sheetId": props["sheetId"], "gridProperties": grid},
+                    "fields": "gridProperties.rowCount,gridProperties.columnCount"}}]})  # fmt: skip
+            baseline.client.values_update(key, quote_title(title), params={"valueInputOption": "RAW"},
+                                          body={"values": rows})  # fmt: skip
+        theirs = list(fake.served)
+    return {
+        "requests": len(ours),
+        "sent": sum(s.received for s in ours),
+        "received": sum(s.sent for s in ours),
+        "seconds": seconds,
+        "baseline_requests": len(theirs),
+        "baseline_sent": sum(s.received for s in theirs),
+        "baseline_received": sum(s.sent for s in theirs),
+    }
+
+
 def machine() -> str:
     """What the numbers were measured on."""
     model = ""
@@ -147,16 +225,36 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def google_table(rows: list[dict[str, Any]]) -> str:
+    """The Google path as a markdown table."""
+    lines = [
+        "| provinces | requests | sent KiB | received KiB | seconds | baseline requests | baseline sent KiB "
+        "| baseline received KiB | requests ratio | sent ratio |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['size']:,} | {r['requests']} | {r['sent'] / 1024:,.0f} | {r['received'] / 1024:,.0f} | "
+            f"{r['seconds']:.2f} | {r['baseline_requests']} | {r['baseline_sent'] / 1024:,.0f} | "
+            f"{r['baseline_received'] / 1024:,.0f} | {r['baseline_requests'] / r['requests']:.1f}x | "
+            f"{r['baseline_sent'] / max(r['sent'], 1):.1f}x |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     """Run every size in its own process and write benchmarks/results.md."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="comma-separated province counts")
+    parser.add_argument("--google-sizes", default="68,1000,10000", help="sizes measured through the Sheets stand-in")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--google", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--workdir", help=argparse.SUPPRESS)
     parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the table")
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure_one(args.one, Path(args.workdir))))
+        measure = measure_google if args.google else measure_one
+        print(json.dumps(measure(args.one, Path(args.workdir))))
         return
     results = []
     with tempfile.TemporaryDirectory(prefix="sheets-engine-bench-") as workdir:
@@ -170,6 +268,17 @@ def main() -> None:
                 print(done.stderr, file=sys.stderr)
                 raise SystemExit(f"the {size:,}-province run failed")
             results.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        google = []
+        for size in (int(s) for s in args.google_sizes.split(",") if s):
+            print(f"measuring {size:,} provinces through the Google Sheets stand-in ...", file=sys.stderr, flush=True)
+            done = subprocess.run(
+                [sys.executable, "-m", "benchmarks.run", "--one", str(size), "--google", "--workdir", workdir],
+                capture_output=True, text=True, cwd=HERE.parent, check=False,
+            )  # fmt: skip
+            if done.returncode != 0:
+                print(done.stderr, file=sys.stderr)
+                raise SystemExit(f"the {size:,}-province Google run failed")
+            google.append({"size": size, **json.loads(done.stdout.strip().splitlines()[-1])})
     report = "\n\n".join([
         "# Benchmark results",
         f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {machine()}.",
@@ -178,6 +287,12 @@ def main() -> None:
         "peak resident memory after the phase. The campaign is generated (`sheets-engine generate`) and "
         "recalculated once before, as a campaign in play would be.",
         table(results),
+        "## Google Sheets: HTTP requests and bytes per resolution",
+        "Through the Google Sheets store against the local stand-in of the Sheets API "
+        "(sheets_engine/testing/fake_sheets.py), on 127.0.0.1. `sent` is request bodies, `received` reply "
+        "bodies. The baseline is the same resolution done the way gspread-dataframe users do it: one read "
+        "per tab, then each changed tab written back whole.",
+        google_table(google),
     ])  # fmt: skip
     Path(args.output).write_text(report + "\n")
     print(report)

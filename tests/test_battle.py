@@ -23,7 +23,8 @@ import pytest
 from sheets_engine.core.tables import GameState
 from sheets_engine.sengoku import orders
 from sheets_engine.sengoku.armies import army_strength, spreadsheet_round, unit_table
-from sheets_engine.sengoku.battle import battles, leader_death_chance
+from sheets_engine.sengoku.battle import battles
+from sheets_engine.sengoku.leader_death import leader_death_chance
 from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
 
@@ -381,6 +382,22 @@ def test_entering_with_an_army_of_the_controller_present_captures_nothing() -> N
     game = war([army("Takeda Host", "Mikawa", came_from="Totomi", Spear=5)], alliances=ally("Imagawa", "Takeda"))
     turn = fight(game, [])
     assert turn.draft.get("Provinces", "Mikawa", "Controlled By") == ""
+
+
+def test_an_army_retreating_to_its_origin_captures_nothing() -> None:
+    """Oda marched from Imagawa's Suruga into Totomi, is routed and goes back to Suruga."""
+    game = war([army("Oda Host", "Totomi", came_from="Suruga", Spear=10), army("Imagawa Host", "Totomi", Spear=50)])
+    turn = fight(game, [1, 1])
+    assert armies_now(turn, "Province")["Oda Host"] == ("Suruga",)
+    assert turn.draft.get("Provinces", "Suruga", "Controlled By") == ""
+
+
+def test_an_army_with_only_siege_weapons_cannot_hold_the_field() -> None:
+    """It has no units to lose: routed at once, destroyed, its siege weapons taken."""
+    game = war([army("Oda Host", "Mikawa", came_from="Owari", Spear=10), army("Imagawa Train", "Mikawa", Siege=2)])
+    turn = fight(game, [1, 1])
+    assert armies_now(turn, "Siege", "Status") == {"Oda Host": (2, "Field"), "Imagawa Train": (0, "Destroyed")}
+    assert turn.draft.get("Provinces", "Mikawa", "Controlled By") == "Oda"
 
 
 def test_an_army_that_did_not_move_in_captures_nothing() -> None:

@@ -21,7 +21,7 @@ given, no more). The chapters:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -83,20 +83,25 @@ def opening() -> MemoryStore:
 def story() -> Iterator[dict[int, Snapshot]]:
     """Every tab after each turn of the war."""
     sheet = opening()
-    emails = {r["Character"]: r["Email"] for r in sheet.records("Characters")}
     after: dict[int, Snapshot] = {}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(turn_module, "Dice", lambda seed, number: FixedDice(list(ROLLS[number]), seed, number))
-        for number, given in ORDERS.items():
-            for minute, (who, kind, target, detail) in enumerate(given):
-                sheet.tabs["Form Responses 1"].append(
-                    [f"2026-12-{number:02d} 12:{minute:02d}:00", emails[who], who, kind, target, detail, None]
-                )
-            report = app.resolve(sheet, now=datetime(2026, 12, number, tzinfo=UTC) + timedelta(hours=12), force=True)
+        for number in ORDERS:
+            report = play(sheet, number)
             assert report.summary["turn"] == number
             assert report.summary["dice rolled"] == len(ROLLS[number])
             after[number] = {tab: sheet.records(tab) for tab in sheet.tabs}
     yield after
+
+
+def play(sheet: MemoryStore, number: int) -> app.Report:
+    """The players send the turn's orders through the form; the turn is resolved."""
+    emails = {r["Character"]: r["Email"] for r in sheet.records("Characters")}
+    for minute, (who, kind, target, detail) in enumerate(ORDERS[number]):
+        sheet.tabs["Form Responses 1"].append(
+            [f"2026-12-{number:02d} 12:{minute:02d}:00", emails[who], who, kind, target, detail, None]
+        )
+    return app.resolve(sheet, now=datetime(2026, 12, number, 12, tzinfo=UTC), force=True)
 
 
 def by(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
@@ -242,3 +247,15 @@ def test_turn_9_hostile_army_presence_and_ownership_consolidation(story: dict[in
     assert cells(nine, "Characters", "Character", "Niwa Nagahide", "Status", "Clan") == ("Dead", "")
     assert cells(nine, "Provinces", "Province", "Mino", "Province Owner", "Controlled By") == ("Imagawa", "")
     assert cells(nine, "Game", "Key", "turn", "Value") == ("10",)
+
+
+def test_the_same_sheet_resolves_to_the_same_war() -> None:
+    """With the campaign's own seeded dice, turn 4 resolved twice fights the same battle."""
+    runs = []
+    for _ in range(2):
+        sheet = opening()
+        report = play(sheet, 4)
+        history = [(h["Tab"], h["Key"], h["Column"], h["New"], h["Cause"], h["Roll"]) for h in report.history]
+        runs.append((sheet.records("Battles"), history))
+    assert runs[0] == runs[1]
+    assert [b["Province"] for b in runs[0][0]] == ["Mikawa"]

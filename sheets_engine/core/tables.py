@@ -13,6 +13,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from pydantic import BaseModel
 
@@ -109,10 +110,11 @@ def frame_from_records(spec: TabSpec, records: list[dict[str, Any]], keys: list[
     if not records:
         frame = empty_frame(spec)
         return frame
-    frame = pd.DataFrame.from_records(records, columns=list(spec.columns))
-    frame = frame.astype(spec.dtypes())
-    frame.index = pd.Index(keys, dtype="object")
-    return frame
+    columns = {}
+    for column, dtype in spec.dtypes().items():
+        values = [record.get(column) for record in records]
+        columns[column] = np.array(values, dtype=object) if dtype == "object" else np.array(values, dtype=dtype)
+    return pd.DataFrame(columns, index=pd.Index(keys, dtype="object"))
 
 
 def _cast(dtype: str, value: Any) -> Any:
@@ -134,6 +136,7 @@ class _Tab:
         self.new_rows: dict[Hashable, dict[str, Any]] = {}
         self._positions: dict[Hashable, int] | None = None
         self._arrays: dict[str, Any] = {}
+        self._owned = False  # True once the frame is this draft's own copy
 
     def position(self, key: Hashable) -> int:
         if self._positions is None:
@@ -163,10 +166,14 @@ class _Tab:
             keys = list(self.new_rows)
             added = frame_from_records(self.spec, list(self.new_rows.values()), keys)
             self.frame = added if self.frame.empty else pd.concat([self.frame, added])
+            self._owned = True
             self.new_rows = {}
             self._positions = None
         if self.cells:
-            frame = self.frame.copy()
+            if not self._owned:  # the first write copies the frame; later ones change the copy
+                self.frame = self.frame.copy()
+                self._owned = True
+            frame = self.frame
             by_column: dict[str, tuple[list[int], list[Any]]] = {}
             for (key, column), value in self.cells.items():
                 where, values = by_column.setdefault(column, ([], []))

@@ -108,10 +108,20 @@ def army_strength(draft: Draft, settings: GameSettings, army: str, table: UnitTa
 def standing(draft: Draft, province: str | None = None) -> list[str]:
     """Armies not destroyed, in Armies row order (only those in `province` when given)."""
     armies = draft.frame("Armies")
-    alive = armies["Status"] != ArmyStatus.DESTROYED.value
+    alive = armies["Status"].to_numpy() != ArmyStatus.DESTROYED.value
     if province is not None:
-        alive &= armies["Province"] == province
+        alive &= armies["Province"].to_numpy() == province
     return [str(a) for a in armies.index[alive]]
+
+
+def standing_by_province(draft: Draft) -> dict[str, list[str]]:
+    """Armies not destroyed, grouped by province, each group in Armies row order."""
+    armies = draft.frame("Armies")
+    alive = armies[armies["Status"] != ArmyStatus.DESTROYED.value]
+    grouped: dict[str, list[str]] = {}
+    for army, province in zip(alive.index, alive["Province"], strict=True):
+        grouped.setdefault(str(province), []).append(str(army))
+    return grouped
 
 
 def losses(units: Mapping[str, int], count: int, order: Sequence[str]) -> Units:

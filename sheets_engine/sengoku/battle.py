@@ -1,5 +1,4 @@
-"""Guide Section 6, Post-Resolution: Battle Resolution, Damage Formula, Retreat and Destruction,
-Leader Death.
+"""Guide Section 6, Post-Resolution: Battle Resolution, Combat Strength and the Damage Formula.
 
 Step 9. A battle is fought in every province (Provinces row order) holding armies of two or more
 clans that are not mutually allied; sides are the groups of mutual alliances. The attacker is the
@@ -7,6 +6,7 @@ side that moved in; if several or none did, the one with the larger CS. One exch
 turn; armies that neither retreat nor die fight again next turn, and an army fights at most one
 battle a turn. Dice: each side's d20 (attacker first, then the others in side order), then the
 leader death rolls in Armies row order. Each battle writes a Battles row per defending side.
+What befalls the beaten is in `retreat`, `leader_death`, `capture` and `siege` (the pre-check).
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from sheets_engine.core.cells import split_names
 from sheets_engine.core.dice import Roll
 from sheets_engine.sengoku import capture, siege
-from sheets_engine.sengoku.alliances import declarations, friendly, sides
+from sheets_engine.sengoku.alliances import declarations, sides
 from sheets_engine.sengoku.armies import (
     Units,
     UnitTable,
@@ -27,12 +26,12 @@ from sheets_engine.sengoku.armies import (
     shares,
     size,
     spreadsheet_round,
-    standing,
+    standing_by_province,
     unit_table,
     units_of,
 )
-from sheets_engine.sengoku.characters import alive, kill
-from sheets_engine.sengoku.game import GameSettings
+from sheets_engine.sengoku.leader_death import leader_death_roll
+from sheets_engine.sengoku.retreat import leave_garrison, retreat, retreat_to
 from sheets_engine.sengoku.schema import ArmyStatus
 from sheets_engine.sengoku.turn import Turn
 
@@ -67,17 +66,23 @@ def battles(turn: Turn) -> None:
     declared = declarations(draft)
     table = unit_table(draft)
     fought: set[str] = set()
+    # Only provinces with armies can see a battle; a battle moves armies, so look again after one.
+    present = standing_by_province(draft)
     for province in draft.frame("Provinces").index:
+        if str(province) not in present:
+            continue
         armies = [
-            a for a in standing(draft, str(province))
+            a for a in present[str(province)]
             if a not in fought and draft.get("Armies", a, "Status") != ArmyStatus.GARRISONED.value
         ]  # fmt: skip
         groups = sides(declared, [str(draft.get("Armies", a, "Clan")) for a in armies])
         if len(groups) < 2:
-            capture.enter_unopposed(turn, str(province), declared, table)
+            if any(draft.get("Armies", a, "Moved") for a in present[str(province)]):
+                capture.enter_unopposed(turn, str(province), declared, table)
             continue
         fought.update(armies)
         fight(turn, str(province), armies, groups, declared, table)
+        present = standing_by_province(draft)
 
 
 def fight(
@@ -91,9 +96,8 @@ def fight(
     """One battle: the fortress pre-check, one exchange of damage, retreats, capture or siege."""
     draft = turn.draft
     side_of = {clan: i for i, group in enumerate(groups) for clan in group}
-    hosts = [
-        Host(a, c, side_of[c], units_of(draft, a, table)) for a in armies for c in [draft.get("Armies", a, "Clan")]
-    ]
+    clans = {a: str(draft.get("Armies", a, "Clan")) for a in armies}
+    hosts = [Host(a, clans[a], side_of[clans[a]], units_of(draft, a, table)) for a in armies]
     names = [" + ".join(group) for group in groups]
     active = list(range(len(groups)))
     full_cs = {i: _side_cs(turn, hosts, i, table) for i in active}
@@ -105,7 +109,7 @@ def fight(
     holder = next(
         (i for i in active if i != attacker and siege.holds_fortress(turn, province, groups[i], declared)), -1
     )
-    if holder >= 0 and full_cs[holder] < full_cs[attacker]:
+    if holder >= 0 and full_cs[holder] < full_cs[attacker] and siege.garrison_capacity(turn, province) != 0:
         inside = [h for h in hosts if h.side == holder]
         sheltered = siege.shelter(turn, province, {h.army: h.units for h in inside}, table)
         for h in inside:
@@ -190,7 +194,7 @@ def _exchange(
 def _rout(
     turn: Turn, province: str, hosts: list[Host], declared: set[tuple[str, str]], rolls: dict[int, Roll]
 ) -> tuple[list[str], list[str]]:
-    """Losses written, leader death rolls, retreats; returns the events and new garrison armies."""
+    """Losses written; who retreats; leader death rolls; retreats. The events and new garrisons."""
     draft = turn.draft
     cause = f"battle at {province}"
     roll_text = "; ".join(str(r) for r in rolls.values())
@@ -198,105 +202,24 @@ def _rout(
     for h in fighting:
         start, lost = size(h.open), size(h.lost)
         set_units(draft, h.army, {c: n - h.lost.get(c, 0) for c, n in h.units.items()}, cause, roll_text)
-        # Retreat: more than 50% of its units lost (an army with no units cannot hold the field).
+        # More than 50% of its units lost (an army with no units cannot hold the field either).
         h.routed = start == 0 or lost * 100 > turn.settings.retreat_loss_percent * start
         if h.routed and start > lost:
-            h.retreat_to = _retreat_to(turn, h, province, declared)
+            h.retreat_to = retreat_to(turn, h.army, province, declared)
     events: list[str] = []
     for h in fighting:
-        events += _leader_death_roll(turn, h, province)
+        start = size(h.open)
+        destroyed = h.routed and not h.retreat_to
+        casualties = Fraction(100) if destroyed or not start else Fraction(100 * size(h.lost), start)
+        events += leader_death_roll(turn, h.army, province, casualties)
     split: list[str] = []
     for h in fighting:
         if h.routed:
             if size(h.sheltered):
-                split.append(_garrison_row(turn, h, province))
-            events.append(_retreat(turn, h, province))
+                left = {c: n - h.lost.get(c, 0) - h.sheltered.get(c, 0) for c, n in h.units.items()}
+                split.append(leave_garrison(turn, h.army, province, left, h.sheltered))
+            events.append(retreat(turn, h.army, province, h.retreat_to, tuple(h.units)))
     return events, split
-
-
-def _retreat_to(turn: Turn, host: Host, province: str, declared: set[tuple[str, str]]) -> str:
-    """Its origin if it moved in; else the first Adjacent province with no hostile army; "" if none."""
-    draft = turn.draft
-    origin = str(draft.get("Armies", host.army, "Origin"))
-    if draft.get("Armies", host.army, "Moved") and origin:
-        return origin
-    for neighbour in split_names(str(draft.get("Provinces", province, "Adjacent"))):
-        clans = {str(draft.get("Armies", a, "Clan")) for a in standing(draft, neighbour)}
-        if all(friendly(declared, host.clan, clan) for clan in clans):
-            return neighbour
-    return ""
-
-
-def _leader_death_roll(turn: Turn, host: Host, province: str) -> list[str]:
-    """At 30% casualties or more the leader rolls: 10% at 30% rising linearly to 100% at 100%.
-
-    A destroyed army counts as 100% casualties.
-    """
-    s = turn.settings
-    leader = str(turn.draft.get("Armies", host.army, "Leader"))
-    if not leader or not alive(turn, leader):
-        return []
-    start = size(host.open)
-    destroyed = host.routed and not host.retreat_to
-    casualties = Fraction(100) if destroyed or not start else Fraction(100 * size(host.lost), start)
-    if casualties < s.leader_death_casualties:
-        return []
-    chance = leader_death_chance(s, casualties)
-    roll = turn.dice.percent(
-        f"leader death, {leader}: {float(casualties):.4g}% casualties, {float(chance):.4g}% chance"
-    )
-    if roll.value > chance:
-        return []
-    kill(turn, leader, f"battle at {province}", str(roll), how=f"fell in the battle at {province}")
-    return [f"{leader} fell"]
-
-
-def leader_death_chance(settings: GameSettings, casualties: Fraction) -> Fraction:
-    """The death chance in %: 10 at 30% casualties rising linearly to 100 at 100% (Game keys)."""
-    low, high, threshold = (
-        settings.leader_death_chance_min, settings.leader_death_chance_max, settings.leader_death_casualties,
-    )  # fmt: skip
-    span = Fraction(high - low, max(100 - threshold, 1))
-    return min(Fraction(high), low + (casualties - threshold) * span)
-
-
-def _garrison_row(turn: Turn, host: Host, province: str) -> str:
-    """The sheltered part of a routed army stays in the fortress as a new army of its own."""
-    draft = turn.draft
-    cause = f"battle at {province}: sheltered in the fortress"
-    taken = set(draft.frame("Armies").index)
-    name, number = f"{host.army} Garrison", 2
-    while name in taken:
-        name, number = f"{host.army} Garrison {number}", number + 1
-    left = {c: n - host.lost.get(c, 0) - host.sheltered.get(c, 0) for c, n in host.units.items()}
-    set_units(draft, host.army, left, cause)
-    draft.add_row(
-        "Armies",
-        {"Army": name, "Clan": host.clan, "Province": province, **host.sheltered, "Moved": False,
-         "Status": ArmyStatus.FIELD.value},
-        cause,
-    )  # fmt: skip
-    return name
-
-
-def _retreat(turn: Turn, host: Host, province: str) -> str:
-    """A routed army goes to its retreat province with its leader, or is destroyed."""
-    draft = turn.draft
-    if not host.retreat_to:
-        cause = f"battle at {province}: destroyed"
-        set_units(draft, host.army, dict.fromkeys(host.units, 0), cause)
-        draft.set("Armies", host.army, "Status", ArmyStatus.DESTROYED.value, cause)
-        draft.set("Armies", host.army, "Leader", "", cause)
-        turn.summary["armies destroyed"] += 1
-        return f"{host.army} was destroyed"
-    cause = f"battle at {province}: retreat"
-    draft.set("Armies", host.army, "Province", host.retreat_to, cause)
-    draft.set("Armies", host.army, "Status", ArmyStatus.FIELD.value, cause)
-    leader = str(draft.get("Armies", host.army, "Leader"))
-    if leader:
-        draft.set("Characters", leader, "Location", host.retreat_to, cause)
-    turn.summary["armies retreated"] += 1
-    return f"{host.army} retreated to {host.retreat_to}"
 
 
 def _conclude(

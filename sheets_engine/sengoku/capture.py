@@ -77,7 +77,8 @@ def enter_unopposed(turn: Turn, province: str, declared: set[tuple[str, str]], t
     draft = turn.draft
     holder = controller(turn, province)
     here = standing(draft, province)
-    entered = [a for a in here if draft.get("Armies", a, "Moved")]
+    # Moved in this turn; an army that retreated back to its origin entered nothing.
+    entered = [a for a in here if draft.get("Armies", a, "Moved") and draft.get("Armies", a, "Origin") != province]
     if not holder or not entered:
         return
     if any(friendly(declared, str(draft.get("Armies", a, "Clan")), holder) for a in here):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import networkx as nx
 
-from sheets_engine.sengoku.alliances import province_map
 from sheets_engine.sengoku.characters import alive, kill
 from sheets_engine.sengoku.execution import clamp, settle
 from sheets_engine.sengoku.schema import ArmyStatus, OrderStatus, OrderType
@@ -170,7 +169,7 @@ def _flee(turn: Turn, loser: str, clan: str, cause: str, rolls: list[str]) -> st
 def _exile_places(turn: Turn, capital: str) -> list[str]:
     """Provinces within exile_hops of the capital (not the capital), in Provinces row order."""
     provinces = turn.draft.frame("Provinces")
-    graph = province_map(provinces)
+    graph = turn.province_map
     if capital not in graph:
         return []
     near = nx.single_source_shortest_path_length(graph, capital, cutoff=turn.settings.exile_hops)

@@ -23,6 +23,8 @@ def find(names: Iterable[Hashable], text: str) -> str | None:
     wanted = " ".join(text.split()).casefold()
     if not wanted:
         return None
+    if text in names:  # the common case, a hash lookup in an Index
+        return text
     for name in names:
         if " ".join(str(name).split()).casefold() == wanted:
             return str(name)

@@ -6,10 +6,12 @@ sequence"; the step numbers are stable). Each phase is a function of the `Turn`.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.ruleset import Outcome
@@ -47,6 +49,13 @@ class Turn:
     number: int
     orders: list[Order] = field(default_factory=list)
     summary: Counter[str] = field(default_factory=Counter)
+
+    @functools.cached_property
+    def province_map(self) -> Any:
+        """The provinces and their adjacency (a networkx graph); no rule changes it during a turn."""
+        from sheets_engine.sengoku.alliances import province_map
+
+        return province_map(self.draft.frame("Provinces"))
 
     @property
     def winter(self) -> bool:

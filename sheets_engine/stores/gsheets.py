@@ -282,7 +282,16 @@ class GoogleSheetsStore:
         """The guard's re-read: the current values of exactly these cells, in one batch-get."""
         from gspread.urls import SPREADSHEETS_API_V4_BASE_URL
 
-        boxes = {a1_range(*box): box for box in rectangles(cells)}
+        # Cells past a tab's grid are empty (rows the write will add): Google refuses a range that
+        # leaves the grid, so only cells inside it are asked for.
+        grids = {title: props.get("gridProperties", {}) for title, props in (self._sheets or {}).items()}
+        inside = [
+            cell
+            for cell in cells
+            if cell[1] <= grids.get(cell[0], {}).get("rowCount", cell[1])
+            and cell[2] <= grids.get(cell[0], {}).get("columnCount", cell[2])
+        ]
+        boxes = {a1_range(*box): box for box in rectangles(inside)}
         body = {"dataFilters": [{"a1Range": a1} for a1 in boxes], "majorDimension": "ROWS", **READ_OPTIONS}
         url = f"{SPREADSHEETS_API_V4_BASE_URL}/{self.key}/values:batchGetByDataFilter"
         reply = self._call("re-read", lambda: self.client.request("post", url, json=body).json())
