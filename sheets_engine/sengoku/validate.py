@@ -109,11 +109,14 @@ def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]
     for column in SLOT_COLUMNS:
         c.names(column, "Buildings")
     slots, dev3 = (settings.building_slots, settings.building_slots_dev3) if settings else (4, 5)
-    for province, row in provinces.iterrows():
+    development_of = dict(zip(clans.index, clans["Development"], strict=True))
+    # a clan row with a bad cell is reported already: do not guess its slots
+    unreadable = set(state.rows["Clans"]) - set(clans.index)
+    kinds = dict(zip(buildings.index, zip(buildings["Kind"], buildings["Resource"], strict=True), strict=True))
+    for row in provinces.to_dict("records"):  # records, not iterrows: this runs for every province
+        province = row["Province"]
         clan = row["Controlled By"] or row["Province Owner"]
-        development = clans.at[clan, "Development"] if clan in clans.index else 0
-        # a clan row with a bad cell is reported already: do not guess its slots
-        allowed = dev3 if development >= 3 or (clan in state.rows["Clans"] and clan not in clans.index) else slots
+        allowed = dev3 if development_of.get(clan, 0) >= 3 or clan in unreadable else slots
         seen: set[str] = set()
         for number, column in enumerate(SLOT_COLUMNS, start=1):
             name = row[column]
@@ -129,9 +132,9 @@ def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]
             if name in seen:
                 c.add(province, column, name, "each building at most once in a province")
             seen.add(name)
-            if name not in buildings.index:
+            if name not in kinds:
                 continue
-            kind, resource = buildings.at[name, "Kind"], buildings.at[name, "Resource"]
+            kind, resource = kinds[name]
             if kind == BuildingKind.CITY.value and row["Type"] != "City":
                 c.add(
                     province,
@@ -151,7 +154,7 @@ def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]
         level = row["Fortress Level"]
         if has_fortress and level == 0:
             c.add(province, "Fortress Level", level, "1 to 4 where a Fortress stands")
-        if level > 0 and not has_fortress and "Fortress" in buildings.index:
+        if level > 0 and not has_fortress and "Fortress" in kinds:
             c.add(province, "Fortress Level", level, "0 where no Fortress building stands")
     return c.problems
 

@@ -59,10 +59,10 @@ def consolidation(turn: Turn) -> None:
         return
     draft = turn.draft
     capitals = {str(capital): str(clan) for clan, capital in draft.frame("Clans")["Capital"].items() if capital}
-    for province, row in draft.frame("Provinces").iterrows():
+    provinces = draft.frame("Provinces")
+    held = provinces[provinces["Controlled By"] != ""]  # only captured provinces change
+    for province, row in held.iterrows():
         holder, owner = str(row["Controlled By"]), str(row["Province Owner"])
-        if not holder:
-            continue
         cause = "winter consolidation"
         if holder != owner:
             draft.set("Provinces", province, "Province Owner", holder, cause)
