@@ -7,6 +7,8 @@ clear line and an exit code.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -72,8 +74,10 @@ def validate(source: str | Store) -> list[Problem]:
 
 def recalc(source: str | Store, dry_run: bool = False, now: datetime | None = None) -> Report:
     """Recompute the derived columns; write the changed cells and their History rows."""
-    campaign = _checked(source)
-    return _commit(campaign, campaign.ruleset.recalc(campaign.state), dry_run, now)
+    store = _store(source)
+    with exclusive(store, "recalc", dry_run):
+        campaign = _checked(store)
+        return _commit(campaign, campaign.ruleset.recalc(campaign.state), dry_run, now)
 
 
 def resolve(source: str | Store, dry_run: bool = False, now: datetime | None = None, force: bool = False) -> Report:
@@ -82,15 +86,58 @@ def resolve(source: str | Store, dry_run: bool = False, now: datetime | None = N
     A turn already resolved, or one not yet due (min_hours_between_turns), is left alone: the
     report's summary says why, and nothing is written. `force` skips only the wait.
     """
-    campaign = _checked(source)
-    moment = now or datetime.now(UTC)
-    return _commit(campaign, campaign.ruleset.resolve(campaign.state, moment, force), dry_run, moment)
+    store = _store(source)
+    with exclusive(store, "resolve", dry_run):
+        campaign = _checked(store)
+        moment = now or datetime.now(UTC)
+        return _commit(campaign, campaign.ruleset.resolve(campaign.state, moment, force), dry_run, moment)
+
+
+def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetime | None = None) -> Report:
+    """Put the campaign back as it was before `turn` resolved, from History (see sheets_engine.rollback).
+
+    Needs no valid campaign (it is how a GM undoes a bad turn), only History and the tabs it names.
+    Raises RollbackError when the campaign cannot be rolled back as asked; nothing is written then.
+    """
+    from sheets_engine.rollback import plan_rollback
+
+    store = _store(source)
+    with exclusive(store, "rollback", dry_run):
+        raw = store.read()
+        try:
+            ruleset = get_ruleset(detect_ruleset(raw))
+        except KeyError as error:
+            raise StoreError(str(error.args[0])) from error
+        moment = (now or datetime.now(UTC)).astimezone(UTC)
+        stamp = Stamp(turn, uuid.uuid4().hex[:12], moment.strftime("%Y-%m-%d %H:%M:%S"))
+        plan = plan_rollback(raw, ruleset.tabs, turn, stamp)
+        if plan.writes and not dry_run:
+            store.write(plan.writes)
+        logs = {"History": plan.history} if plan.history else {}
+        summary = {**plan.summary, "edited": plan.edited}
+        return Report(plan.changes, plan.history, logs, len(plan.writes), dry_run, summary, stamp.resolution)
 
 
 def init(target: str | Store, demo: bool = False, force: bool = False, ruleset: str = "sengoku") -> None:
     """Lay out a new campaign from the templates (the demo campaign with `demo`)."""
     store = open_store(target) if isinstance(target, str) else target
     store.create(template_tabs(get_ruleset(ruleset), demo=demo), overwrite=force)
+
+
+@contextmanager
+def exclusive(store: Store, command: str, dry_run: bool = False) -> Iterator[None]:
+    """Hold the store's lock (if it has one) for a whole read-change-write, so that two runs never
+    both write: the second one raises CampaignBusy. A dry run writes nothing and takes no lock."""
+    lock = getattr(store, "lock", None)
+    if lock is None or dry_run:
+        yield
+        return
+    with lock(f"sheets-engine {command}"):
+        yield
+
+
+def _store(source: str | Store) -> Store:
+    return open_store(source) if isinstance(source, str) else source
 
 
 def _checked(source: str | Store) -> Campaign:

@@ -1,7 +1,8 @@
 """The `sheets-engine` command: parses, calls the service layer, formats. No rules here.
 
 Exit codes: 0 done; 2 bad input (every problem listed); 1 unexpected failure; 3 the spreadsheet
-changed while the engine worked (nothing written: run again).
+changed while the engine worked (nothing written: run again); 4 another run is working on the
+campaign (nothing read or written: run again later).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import click
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CONFLICT = 3  # a GM edited cells the run was about to overwrite; nothing was written
+EXIT_BUSY = 4  # another run holds the campaign's lock; nothing was read or written
 
 
 class BadInput(click.ClickException):
@@ -72,7 +74,8 @@ def cli(ctx: click.Context, debug: bool, credentials: str | None) -> None:
 
     SOURCE is a campaign workbook (.xlsx) or a Google Sheet (its URL, or gsheet:KEY; see
     docs/google-sheets.md). Exit codes: 0 done, 2 bad input (every problem is listed),
-    1 unexpected failure, 3 the spreadsheet changed during the run (nothing written).
+    1 unexpected failure, 3 the spreadsheet changed during the run (nothing written),
+    4 another run is working on the campaign (nothing written: run again later).
 
     Example: sheets-engine init camp.xlsx --demo && sheets-engine resolve camp.xlsx
     """
@@ -146,25 +149,112 @@ def recalc(source: str, dry_run: bool) -> None:
 @cli.command()
 @click.argument("source")
 @click.option("--turn", type=int, help="Only this turn's changes.")
+@click.option("--tab", help="Only changes to this tab (any case).")
+@click.option("--key", help="Only changes to the row of this name (a province, army, character...).")
+@click.option("--cause", help="Only changes whose cause contains these words (any case).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-def history(source: str, turn: int | None, as_json: bool) -> None:
+def history(source: str, turn: int | None, tab: str | None, key: str | None, cause: str | None, as_json: bool) -> None:
     """Print the changelog (the History tab): every change, its old and new value and cause.
 
-    Example: sheets-engine history campaign.xlsx --turn 3
+    Example: sheets-engine history campaign.xlsx --turn 3 --tab Armies --cause battle
     """
     from sheets_engine.history import read_history
 
-    rows = read_history(_store(source), turn=turn)
+    rows = read_history(_store(source), turn=turn, tab=tab, key=key, cause=cause)
     if as_json:
         click.echo(json.dumps(rows, indent=2, default=str))
         return
+    _print_history(rows, f"History: {len(rows)} change(s)")
+
+
+def _print_history(rows: list[dict[str, Any]], title: str) -> None:
     from rich.table import Table
 
     columns = ("Turn", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll")
-    table = Table(*columns, title=f"History: {len(rows)} change(s)")
+    table = Table(*columns, title=title)
     for row in rows:
         table.add_row(*("" if row.get(c) is None else str(row.get(c)) for c in columns))
     _console().print(table)
+
+
+@cli.command()
+@click.argument("source")
+@click.argument("key")
+@click.option("--turn", type=int, help="Only this turn's changes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
+def explain(source: str, key: str, turn: int | None, as_json: bool) -> None:
+    """Why did it change? Every change to one province, army, character or clan, with its cause and dice.
+
+    KEY is a name as the sheet spells it (any case). Lists the History rows of KEY's own row, those
+    whose old or new value is KEY (an army losing its leader), and those whose cause names KEY (the
+    orders a character gave, a battle at a province).
+
+    Example: sheets-engine explain campaign.xlsx "Oda Main Host" --turn 3
+    """
+    from sheets_engine.audit import explain as about
+    from sheets_engine.audit import suggest
+    from sheets_engine.history import read_history
+
+    rows = read_history(_store(source), turn=turn)
+    found = about(rows, key)
+    if as_json:
+        payload = [{**e.row, "About": e.about} for e in found]
+        click.echo(json.dumps(payload, indent=2, default=str))
+        return
+    if not found:
+        close = suggest(rows, key)
+        hint = f" (did you mean '{close}'?)" if close else ""
+        when = f" in turn {turn}" if turn is not None else ""
+        click.echo(f"History records no change to '{key}'{when}{hint}.")
+        return
+    _print_history([e.row for e in found], f"{key}: {len(found)} change(s)")
+
+
+@cli.command()
+@click.argument("source")
+@click.option(
+    "--turn", type=click.IntRange(min=1), required=True, metavar="N", help="The turn to undo, with every turn after it."
+)
+@click.option("--dry-run", is_flag=True, help="Print every cell that would be restored and write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
+    """Put the campaign back as it was before turn N resolved, from History's old values.
+
+    Turn N and every later turn are undone, newest first: Game turn becomes N and
+    last_resolved_turn N-1; rows those turns added (orders copied from the form, new armies,
+    letters) are cleared, and so are their Battles and Notifications rows. The rollback is
+    recorded in History (cause "rollback to before turn N"). Resolving again gives the same result.
+
+    Example: sheets-engine rollback campaign.xlsx --turn 3 --dry-run
+    """
+    from sheets_engine import app
+    from sheets_engine.rollback import RollbackError
+
+    try:
+        report = app.rollback(_store(source), turn, dry_run=dry_run)
+    except RollbackError as error:
+        raise BadInput(f"cannot roll back to before turn {turn}: {error}") from error
+    summary = dict(report.summary)
+    edited = summary.pop("edited", [])
+    if as_json:
+        payload = {**summary, "dry_run": dry_run, "edited": edited, "history_rows": len(report.history)}
+        click.echo(json.dumps(payload, indent=2, default=str))
+        return
+    if dry_run:
+        _print_changes(report, f"{len(report.changes)} cell(s) would be restored (dry run: nothing written)")
+    cleared = ", ".join(f"{v} {k}" for k, v in summary.items() if k.endswith("rows cleared") and v)
+    done = "Would roll back" if dry_run else "Rolled back"
+    click.echo(
+        f"{done} to before turn {turn}: {summary['runs undone']} run(s) undone, "
+        f"{summary['cells restored']} cell(s) restored"
+        + (f", {cleared}" if cleared else "")
+        + f"; Game turn is {turn}."
+    )
+    if edited:
+        shown = "; ".join(edited[:5]) + (f" and {len(edited) - 5} more" if len(edited) > 5 else "")
+        click.echo(
+            f"Warning: {len(edited)} cell(s) edited since the engine wrote them were restored too: {shown}", err=True
+        )
 
 
 @cli.command()
@@ -300,12 +390,28 @@ def pull(source: str, path: str, force: bool) -> None:
     click.echo(f"Copied {tabs} tab(s) from {source} to {path}")
 
 
+def _show_warnings() -> None:
+    """The library's warnings (a stale lock taken over) as `Warning: ...` lines on stderr."""
+    import logging
+
+    class Echo(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            click.echo(f"Warning: {record.getMessage()}", err=True)  # whatever stderr is now
+
+    engine = logging.getLogger("sheets_engine")
+    if not any(type(h).__name__ == "Echo" for h in engine.handlers):
+        engine.addHandler(Echo(logging.WARNING))
+        engine.setLevel(logging.WARNING)
+
+
 def main() -> None:
     """Entry point: map failures to exit codes and one clear line."""
     from sheets_engine.core.problems import InvalidCampaign
     from sheets_engine.stores.base import StoreError
     from sheets_engine.stores.guard import ConflictError
+    from sheets_engine.stores.lock import CampaignBusy
 
+    _show_warnings()
     debug = "--debug" in sys.argv[1:]
     try:
         cli.main(standalone_mode=False)
@@ -324,6 +430,9 @@ def main() -> None:
     except ConflictError as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_CONFLICT)
+    except CampaignBusy as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(EXIT_BUSY)
     except StoreError as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_BAD_INPUT)

@@ -7,13 +7,15 @@ read is a problem naming tab, row, column and value (see `core.problems`).
 from __future__ import annotations
 
 import math
-from datetime import date, datetime, timedelta
+import re
+from datetime import date, datetime, time, timedelta
 from enum import Enum
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BeforeValidator, Field
 
 MAX_COUNT = 1_000_000_000  # past this a count is a typo, not an army
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)  # a number as a spreadsheet reads it
 
 
 def is_blank(value: Any) -> bool:
@@ -36,11 +38,10 @@ def _whole(value: Any) -> Any:
         return int(value)
     if isinstance(value, str):
         text = value.strip()
-        try:
-            number = float(text) if any(c in text for c in ".eE") else int(text)
-        except ValueError:
-            raise ValueError("expected a whole number") from None
-        return _whole(number)
+        # Python's int() and float() also take "1_000", "٣" and "nan"; a spreadsheet does not
+        if not _NUMBER.fullmatch(text):
+            raise ValueError("expected a whole number")
+        return _whole(float(text) if any(c in text for c in ".eE") else int(text))
     return value
 
 
@@ -53,15 +54,25 @@ def _text(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
-    if isinstance(value, float) and value == int(value):
+    if isinstance(value, float) and value.is_integer():  # not int(value): inf has no int
         return str(int(value))
     if isinstance(value, (int, float, str)):
         return str(value).strip()
     if isinstance(value, datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S")
-    if isinstance(value, date):
+    if isinstance(value, (date, time)):
         return value.isoformat()
+    if isinstance(value, timedelta):  # a workbook cell formatted as a duration
+        return str(value)
     raise ValueError("expected text")
+
+
+def name_text(value: Any) -> str:
+    """A cell as the text a Text column reads from it ("" for an empty cell or one that is not text)."""
+    try:
+        return _text(value)
+    except ValueError:
+        return str(value).strip()
 
 
 def _flag(value: Any) -> Any:
@@ -84,10 +95,10 @@ def _fraction(value: Any) -> Any:
         return None
     if isinstance(value, str):
         text = value.strip()
-        try:
-            return float(text[:-1]) / 100 if text.endswith("%") else float(text)
-        except ValueError:
-            raise ValueError("expected a fraction such as 0.6 or 60%") from None
+        number = text[:-1].strip() if text.endswith("%") else text
+        if not _NUMBER.fullmatch(number):  # float() would take "nan", "inf" and "1_0"
+            raise ValueError("expected a fraction such as 0.6 or 60%")
+        return float(number) / 100 if text.endswith("%") else float(number)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError("expected a fraction such as 0.6 or 60%")
     return float(value)

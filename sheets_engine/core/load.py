@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sheets_engine.core.cells import is_blank
+from sheets_engine.core.cells import is_blank, name_text
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import GameState, Layout, TabSpec, empty_frame, frame_from_records
 from sheets_engine.stores.base import RawTab
@@ -78,39 +78,36 @@ def _type_rows(spec: TabSpec, tab: RawTab, columns: dict[str, int]) -> tuple[Any
     seen: dict[Hashable, int] = {}
     positions = [(c, i - 1) for c, i in columns.items()]
     missing = set(spec.columns) - set(columns)  # reported once, at the header
+    named = spec.key if spec.key is not None and spec.key not in missing else None  # the key column, if read
     for number, cells in tab.rows:
         values = {c: cells[i] if i < len(cells) else None for c, i in positions}
         if all(is_blank(v) for v in values.values()):
             continue  # a row with only a GM's notes in other columns
+        # The name is checked whether or not the other cells can be read, so one run reports an
+        # empty or repeated name together with the row's bad cells.
+        key: Hashable = number
+        key_problem = None
+        if named is not None:
+            key = name_text(values.get(named))
+            if key == "":
+                key_problem = Problem(spec.name, number, named, "", "a name: every row needs one")
+            elif key in seen:
+                key_problem = Problem(spec.name, number, named, key, f"a unique name; row {seen[key]} has it already")
+            else:
+                seen[key] = number
         try:
             model = spec.model.model_validate(values)
         except ValidationError as error:
             problems += _problems(spec.name, number, values, error, missing)
-            if spec.key and not is_blank(values.get(spec.key)):
-                # keep the name known, so other tabs naming it are not reported as well
-                key_rows.setdefault(str(values[spec.key]).strip(), number)
-                seen.setdefault(str(values[spec.key]).strip(), number)
+            if key_problem is not None:
+                problems.append(key_problem)
+            elif named is not None:
+                key_rows[key] = number  # keep the name known, so other tabs naming it are not reported as well
+            continue
+        if key_problem is not None:
+            problems.append(key_problem)
             continue
         record = model.model_dump(by_alias=True)
-        if spec.key:
-            key = record[spec.key]
-            if key == "":
-                problems.append(Problem(spec.name, number, spec.key, "", "a name: every row needs one"))
-                continue
-            if key in seen:
-                problems.append(
-                    Problem(
-                        spec.name,
-                        number,
-                        spec.key,
-                        key,
-                        f"a unique name; row {seen[key]} has it already",
-                    )
-                )
-                continue
-            seen[key] = number
-        else:
-            key = number
         records.append(record)
         keys.append(key)
         key_rows[key] = number

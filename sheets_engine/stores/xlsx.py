@@ -3,18 +3,23 @@
 Reads go through calamine, writes through `xlsx_patch` (only the changed rows are rewritten), new
 workbooks through openpyxl. A GM's extra columns, formulas in untouched cells and formatting
 survive; the workbook is written to a temporary file and renamed over the original, so a crash
-never leaves a half-written workbook.
+never leaves a half-written workbook. Every write holds the workbook's lock file (stores/lock.py),
+and the service layer holds it for a whole read-resolve-write.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from sheets_engine.stores.base import CellWrite, RawTab, StoreError
+from sheets_engine.stores.lock import FileLock
 
 
 class WorkbookStore:
@@ -23,6 +28,33 @@ class WorkbookStore:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.name = str(self.path)
+        self._lock_depth = 0
+
+    @contextmanager
+    def lock(self, command: str = "") -> Iterator[None]:
+        """Hold the workbook's lock file for the block; raises CampaignBusy if another run has it.
+
+        Re-entrant for this store object, so a write inside a locked read-resolve-write goes on.
+        """
+        if self._lock_depth:
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+            return
+        with FileLock(self.path, command):
+            self._lock_depth = 1
+            try:
+                self._remove_leftovers()
+                yield
+            finally:
+                self._lock_depth = 0
+
+    def _remove_leftovers(self) -> None:
+        # Under the lock nobody else is writing: a temporary file is what a killed write left.
+        for temp in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            temp.unlink(missing_ok=True)
 
     def exists(self) -> bool:
         """True if the workbook file is there."""
@@ -52,13 +84,17 @@ class WorkbookStore:
         Only the rows holding changed cells are rewritten (see xlsx_patch): everything else in
         the file, a GM's formulas, formatting, extra columns and charts included, is copied as is.
         """
-        from sheets_engine.stores.xlsx_patch import PatchError, patch_workbook
-
         if not cells:
             return
         grouped: dict[str, dict[int, dict[int, Any]]] = {}
         for cell in cells:
             grouped.setdefault(cell.tab, {}).setdefault(cell.row, {})[cell.column] = cell.value
+        with self.lock():
+            self._patch(grouped)
+
+    def _patch(self, grouped: dict[str, dict[int, dict[int, Any]]]) -> None:
+        from sheets_engine.stores.xlsx_patch import PatchError, patch_workbook
+
         handle, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
         os.close(handle)
         try:
@@ -66,9 +102,11 @@ class WorkbookStore:
                 patch_workbook(self.path, temp, grouped)
             except PatchError as error:
                 raise StoreError(f"{self.path}: {error}; nothing was written") from error
+            _keep_mode(self.path, temp)
             with open(temp, "rb") as saved:
                 os.fsync(saved.fileno())
             os.replace(temp, self.path)
+            _sync_directory(self.path.parent)
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
@@ -96,19 +134,50 @@ class WorkbookStore:
                     cells.append(cell)
                 sheet.append(cells)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._save(book)
+        with self.lock():
+            self._save(book)
 
     def _save(self, book: Any) -> None:
         handle, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
         os.close(handle)
         try:
             book.save(temp)
+            _keep_mode(self.path, temp)
             with open(temp, "rb") as saved:
                 os.fsync(saved.fileno())
             os.replace(temp, self.path)
+            _sync_directory(self.path.parent)
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
+
+
+def _keep_mode(target: Path, temp: str) -> None:
+    """Give the new file the workbook's permissions (mkstemp makes it private to its owner, and a
+    GM sharing the workbook with a group would lose it on the first save)."""
+    if target.exists():
+        shutil.copymode(target, temp)
+    else:
+        os.chmod(temp, 0o666 & ~_umask())
+
+
+def _umask() -> int:
+    try:  # Linux says it without changing it
+        status = Path("/proc/self/status").read_text()
+        return int(next(line.split()[1] for line in status.splitlines() if line.startswith("Umask:")), 8)
+    except (OSError, StopIteration, ValueError, IndexError):
+        return 0o022
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename itself durable: a power cut after it must not bring the old workbook back."""
+    if os.name != "posix":
+        return
+    handle = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 def _raw_tab(title: str, values: list[list[Any]]) -> RawTab:

@@ -1,0 +1,383 @@
+"""Rolling a campaign back to its state before turn N resolved, from History's old values.
+
+A pure function of the tabs as read (`plan_rollback`); the service layer writes its cells in one
+write. How it works:
+
+- History is read as runs (the rows of one resolution id, appended together). Walking back from
+  the newest, each run is undone, cell by cell, newest first, down to and including the latest
+  run that resolved turn N (the run whose History row sets Game `turn` from N to N+1). Recalc
+  runs in between are undone too.
+- A run that was itself a rollback (every Cause reads "rollback to before turn M") is not undone:
+  it had already undone everything back to the latest resolution of turn M before it, so the walk
+  jumps over it and those runs. The result is the same, and rows it cleared need not be found.
+- Rows a turn appended (their History Old is empty) are cleared: every cell the engine filled goes
+  back to empty, so the row is blank again and the next resolution appends in the same place.
+- Log tabs (Battles, Notifications) make no History when written; their rows of turn N or later
+  are cleared, so that resolving the turns again does not post every battle and message twice.
+  The cleared text is kept in the rollback's own History rows.
+- Game `turn` is set to N and `last_resolved_turn` to N-1, and every cell the rollback writes gets
+  its History row: Turn N, cause "rollback to before turn N".
+- A cell whose value is no longer the one the engine wrote (a GM edited it since) is restored all
+  the same, and listed in the plan's `edited`, so that the CLI can say so.
+
+Rows are found by their name in tabs with names, by their sheet row elsewhere ("row 12"): a GM who
+inserted or deleted rows in the engine's tabs since turn N moves them, and `edited` says so.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheets_engine.core.cells import name_text
+from sheets_engine.core.load import norm
+from sheets_engine.core.tables import Change, TabSpec
+from sheets_engine.core.writeset import HISTORY_COLUMNS, Stamp
+from sheets_engine.stores.base import CellWrite, RawTab
+from sheets_engine.stores.guard import same_value
+
+CAUSE = "rollback to before turn {turn}"
+_CAUSE = re.compile(r"^rollback to before turn (\d+)$")
+
+
+class RollbackError(Exception):
+    """The campaign cannot be rolled back as asked; says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One History row as read back."""
+
+    sheet_row: int
+    turn: int
+    resolution: str
+    tab: str
+    key: str
+    column: str
+    old: Any
+    new: Any
+    cause: str
+
+
+@dataclass(frozen=True)
+class Restored:
+    """One cell the rollback writes."""
+
+    tab: str  # the tab's name in the contract
+    title: str  # the tab's title in the store
+    row: int
+    column: str
+    index: int  # 1-based column in the store
+    key: str  # as History names the row
+    old: Any  # the value now in the cell
+    new: Any  # the value it goes back to
+
+
+@dataclass
+class Plan:
+    """Everything a rollback writes, and what it undid."""
+
+    turn: int
+    restored: list[Restored] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    writes: list[CellWrite] = field(default_factory=list)
+    undone: int = 0  # History rows undone
+    runs: list[str] = field(default_factory=list)  # the resolution ids undone, newest first
+    edited: list[str] = field(default_factory=list)  # cells changed by hand since the engine wrote them
+    cleared: dict[str, int] = field(default_factory=dict)  # log tab -> rows cleared
+
+    @property
+    def changes(self) -> list[Change]:
+        """The restored cells as Changes (as a resolution reports them)."""
+        cause = CAUSE.format(turn=self.turn)
+        return [Change(r.tab, r.key, r.column, r.old, r.new, cause) for r in self.restored]
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """Counts for the CLI."""
+        return {
+            "rolled back to before turn": self.turn,
+            "runs undone": len(self.runs),
+            "history rows undone": self.undone,
+            "cells restored": len(self.restored),
+            **{f"{tab} rows cleared": count for tab, count in self.cleared.items()},
+            "cells edited since": len(self.edited),
+        }
+
+
+def whole(value: Any) -> int | None:
+    """A cell as a whole number (None if it is not one)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if math.isfinite(value) and value.is_integer() else None
+    text = str(value).strip()
+    return int(text) if re.fullmatch(r"[+-]?\d+", text, re.ASCII) else None
+
+
+class _Sheet:
+    """The tabs as read, with the cells the rollback has set so far laid over them."""
+
+    def __init__(self, raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> None:
+        by_title = {norm(title): tab for title, tab in raw.items()}
+        self.specs = {spec.name: spec for spec in specs}
+        self.tabs: dict[str, RawTab] = {}
+        self.columns: dict[str, dict[str, int]] = {}
+        self.cells: dict[str, dict[int, list[Any]]] = {}
+        for name in self.specs:
+            tab = by_title.get(norm(name))
+            if tab is None:
+                continue
+            self.tabs[name] = tab
+            self.columns[name] = {norm(h): i for i, h in enumerate(tab.header, start=1) if norm(h)}
+            self.cells[name] = dict(tab.rows)
+        self.overlay: dict[tuple[str, int, int], Any] = {}
+        self.keys: dict[str, dict[str, int]] = {}  # tab -> name -> sheet row, as the overlay has them
+
+    def spec(self, tab: str) -> TabSpec:
+        name = next((n for n in self.specs if norm(n) == norm(tab)), None)
+        if name is None or name not in self.tabs:
+            raise RollbackError(f"History names a tab '{tab}' that the campaign does not have")
+        return self.specs[name]
+
+    def index(self, tab: str, column: str) -> int:
+        index = self.columns[tab].get(norm(column))
+        if index is None:
+            raise RollbackError(f"the {tab} tab has no column '{column}' any more; put it back to roll back")
+        return index
+
+    def raw(self, tab: str, row: int, index: int) -> Any:
+        cells = self.cells[tab].get(row, [])
+        return cells[index - 1] if index <= len(cells) else None
+
+    def get(self, tab: str, row: int, index: int) -> Any:
+        return self.overlay.get((tab, row, index), self.raw(tab, row, index))
+
+    def set(self, tab: str, row: int, index: int, value: Any) -> None:
+        spec = self.specs[tab]
+        if spec.key and index == self.index(tab, spec.key):  # a name changes: follow it
+            names = self.names(tab)
+            before = name_text(self.get(tab, row, index))
+            if names.get(before) == row:
+                del names[before]
+            if name_text(value):
+                names.setdefault(name_text(value), row)
+        self.overlay[(tab, row, index)] = value
+
+    def names(self, tab: str) -> dict[str, int]:
+        if tab not in self.keys:
+            spec = self.specs[tab]
+            found: dict[str, int] = {}
+            if spec.key:
+                index = self.index(tab, spec.key)
+                for row in self.cells[tab]:
+                    found.setdefault(name_text(self.raw(tab, row, index)), row)
+            self.keys[tab] = found
+        return self.keys[tab]
+
+    def row_of(self, tab: str, key: str, entry: Entry) -> int:
+        spec = self.specs[tab]
+        if not spec.key:
+            number = whole(key.removeprefix("row ")) if key.startswith("row ") else None
+            if number is None or number < 2:
+                raise RollbackError(f"History row {entry.sheet_row}: '{key}' is not a row of the {tab} tab")
+            return number
+        row = self.names(tab).get(name_text(key))
+        if row is None:
+            raise RollbackError(
+                f"History row {entry.sheet_row} changed {tab} '{key}', which is no longer in the sheet; "
+                "put the row back (or undo the turn by hand)"
+            )
+        return row
+
+
+def read_entries(raw: Mapping[str, RawTab]) -> list[Entry]:
+    """Every History row, oldest first."""
+    sheet = next((t for title, t in raw.items() if norm(title) == "history"), None)
+    if sheet is None:
+        raise RollbackError("the campaign has no History tab: there is nothing to roll back from")
+    at = {norm(h): i for i, h in enumerate(sheet.header)}
+    missing = [c for c in HISTORY_COLUMNS if norm(c) not in at]
+    if missing:
+        raise RollbackError(f"the History tab has no column {', '.join(missing)}")
+    entries = []
+    for number, cells in sheet.rows:
+
+        def cell(column: str, cells: list[Any] = cells) -> Any:
+            i = at[norm(column)]
+            return cells[i] if i < len(cells) else None
+
+        turn = whole(cell("Turn"))
+        if turn is None:
+            raise RollbackError(f"History row {number}: Turn {cell('Turn')!r} is not a turn number")
+        text = {c: name_text(cell(c)) for c in ("Resolution", "Tab", "Key", "Column", "Cause")}
+        entries.append(
+            Entry(number, turn, text["Resolution"], text["Tab"], text["Key"], text["Column"], cell("Old"),
+                  cell("New"), text["Cause"])
+        )  # fmt: skip
+    return entries
+
+
+def runs(entries: Sequence[Entry]) -> list[list[Entry]]:
+    """History cut into runs: consecutive rows of one resolution id."""
+    found: list[list[Entry]] = []
+    for entry in entries:
+        if found and found[-1][0].resolution == entry.resolution and entry.resolution:
+            found[-1].append(entry)
+        else:
+            found.append([entry])
+    return found
+
+
+def resolved_turn(run: Sequence[Entry]) -> int | None:
+    """The turn this run resolved (its row moving Game `turn` from N to N+1), else None."""
+    for e in run:
+        if norm(e.tab) == "game" and norm(e.key) == "turn" and norm(e.column) == "value":
+            old, new = whole(e.old), whole(e.new)
+            if old is not None and new == old + 1 and e.turn == old:
+                return old
+    return None
+
+
+def rolled_back_to(run: Sequence[Entry]) -> int | None:
+    """M if this run was a rollback to before turn M."""
+    targets = {m.group(1) for e in run if (m := _CAUSE.match(e.cause))}
+    if len(targets) == 1 and all(_CAUSE.match(e.cause) for e in run):
+        return int(targets.pop())
+    return None
+
+
+def runs_to_undo(entries: Sequence[Entry], turn: int) -> list[list[Entry]]:
+    """The runs to undo, newest first, down to the latest resolution of `turn`."""
+    found = runs(entries)
+    undo = []
+    i = len(found) - 1
+    while i >= 0:
+        run = found[i]
+        target = rolled_back_to(run)
+        if target is not None:  # jump over it and what it undid
+            before = [j for j in range(i) if resolved_turn(found[j]) == target]
+            if not before:
+                raise RollbackError(
+                    f"History row {run[0].sheet_row} records a rollback to before turn {target}, but History "
+                    f"holds no resolution of turn {target} before it"
+                )
+            i = before[-1] - 1
+            continue
+        resolved = resolved_turn(run)
+        if resolved is not None and resolved < turn:
+            break
+        undo.append(run)
+        if resolved == turn:
+            return undo
+        i -= 1
+    raise RollbackError(
+        f"History holds no resolution of turn {turn} (the row that moves Game turn from {turn} to {turn + 1}); "
+        "was History edited? Nothing was written"
+    )
+
+
+def game_turns(sheet: _Sheet) -> tuple[int, int]:
+    """The Game tab's `turn` and `last_resolved_turn`."""
+    values = {}
+    for key in ("turn", "last_resolved_turn"):
+        row = sheet.names("Game").get(key)
+        number = whole(sheet.get("Game", row, sheet.index("Game", "Value"))) if row else None
+        if number is None:
+            raise RollbackError(f"the Game tab has no whole-number '{key}'")
+        values[key] = number
+    return values["turn"], values["last_resolved_turn"]
+
+
+def plan_rollback(raw: Mapping[str, RawTab], specs: Iterable[TabSpec], turn: int, stamp: Stamp) -> Plan:
+    """Every cell to write to put the campaign back as it was before `turn` resolved."""
+    sheet = _Sheet(raw, specs)
+    if "Game" not in sheet.tabs:
+        raise RollbackError("the campaign has no Game tab")
+    current, last = game_turns(sheet)
+    if turn < 1:
+        raise RollbackError(f"turn {turn}: turns count from 1")
+    if turn > last:
+        raise RollbackError(
+            f"turn {turn} has not been resolved (last_resolved_turn is {last}, turn is {current}): nothing to roll back"
+        )
+    plan = Plan(turn)
+    names: dict[tuple[str, int, int], str] = {}
+    for run in runs_to_undo(read_entries(raw), turn):
+        plan.runs.append(run[0].resolution)
+        located = []
+        for entry in run:  # a run's rows are found where they stand before any of them is undone
+            spec = sheet.spec(entry.tab)
+            if spec.log:
+                continue  # log rows are cleared by their Turn below
+            row = sheet.row_of(spec.name, entry.key, entry)
+            located.append((entry, spec.name, row, sheet.index(spec.name, entry.column)))
+        for entry, tab, row, index in reversed(located):
+            if not same_value(sheet.get(tab, row, index), entry.new):
+                plan.edited.append(f"{tab} {entry.key} {entry.column}")
+            sheet.set(tab, row, index, entry.old)
+            names[(tab, row, index)] = entry.key if sheet.specs[tab].key else f"row {row}"
+            plan.undone += 1
+    value = sheet.index("Game", "Value")
+    for key, number in (("turn", turn), ("last_resolved_turn", turn - 1)):
+        row = sheet.names("Game")[key]
+        if whole(sheet.get("Game", row, value)) != number:
+            sheet.set("Game", row, value, str(number))
+            names[("Game", row, value)] = key
+    for spec in sheet.specs.values():
+        if spec.log and spec.name != "History" and spec.name in sheet.tabs:
+            plan.cleared[spec.name] = _clear_log(sheet, spec, turn, names)
+    _finish(plan, sheet, names, stamp)
+    return plan
+
+
+def _clear_log(sheet: _Sheet, spec: TabSpec, turn: int, names: dict[tuple[str, int, int], str]) -> int:
+    at = sheet.columns[spec.name].get(norm("Turn"))
+    if at is None:
+        return 0
+    cleared = 0
+    for row in sheet.cells[spec.name]:
+        number = whole(sheet.get(spec.name, row, at))
+        if number is None or number < turn:
+            continue
+        for column in spec.columns:
+            index = sheet.columns[spec.name].get(norm(column))
+            if index is not None and not same_value(sheet.get(spec.name, row, index), None):
+                sheet.set(spec.name, row, index, "")
+                names[(spec.name, row, index)] = f"row {row}"
+        cleared += 1
+    return cleared
+
+
+def _finish(plan: Plan, sheet: _Sheet, names: Mapping[tuple[str, int, int], str], stamp: Stamp) -> None:
+    order = {name: i for i, name in enumerate(sheet.specs)}
+    headers = {name: {i: h for h, i in sheet.columns[name].items()} for name in sheet.tabs}
+    for tab, row, index in sorted(sheet.overlay, key=lambda c: (order[c[0]], c[1], c[2])):
+        new, old = sheet.overlay[(tab, row, index)], sheet.raw(tab, row, index)
+        if same_value(old, new):
+            continue
+        column = next((c for c in sheet.specs[tab].columns if norm(c) == headers[tab][index]), headers[tab][index])
+        title = sheet.tabs[tab].title
+        plan.restored.append(Restored(tab, title, row, column, index, names[(tab, row, index)], old, new))
+        plan.writes.append(CellWrite(title, row, index, "" if new is None else new))
+    cause = CAUSE.format(turn=plan.turn)
+    plan.history = [
+        {"Turn": plan.turn, "Resolution": stamp.resolution, "At": stamp.at, "Tab": r.tab, "Key": r.key,
+         "Column": r.column, "Old": r.old, "New": r.new, "Cause": cause, "Roll": ""}
+        for r in plan.restored
+    ]  # fmt: skip
+    if not plan.history:
+        return
+    if "History" not in sheet.tabs:
+        raise RollbackError("the campaign has no History tab to record the rollback in")
+    history = sheet.tabs["History"]
+    at = {column: sheet.index("History", column) for column in HISTORY_COLUMNS}
+    for offset, record in enumerate(plan.history, start=1):
+        for column, value in record.items():
+            if value is not None and value != "":
+                plan.writes.append(CellWrite(history.title, history.last_row + offset, at[column], value))
