@@ -24,7 +24,7 @@ per tab (default and CI: 500); the examples are derandomized, the same on every 
 
 Also here: malformed player orders are rejected with a reason while the rest of the turn resolves,
 and the real command on a spoiled workbook exits 2 with no traceback and writes nothing. Known
-gaps in sengoku/* (not this suite's to change) are strict xfails, reported to the lead."""
+gaps it finds become fixes in the package and tests here."""
 
 from __future__ import annotations
 
@@ -247,11 +247,9 @@ RULED = {
 # Enum columns where an empty cell has a meaning (engine-owned statuses a GM leaves empty).
 BLANK_ENUMS = {("Armies", "Status"), ("Characters", "Status"), ("Orders", "Status"), ("Tech Choices", "Status"),
                ("Letters", "Status")}  # fmt: skip
-# Game keys whose value names a row of another tab.
+# Game keys whose value names a row of another tab, and whether empty is allowed (no Shogun).
 GAME_REFERENCES = {"shogun_clan": "Clans", "default_levy_unit": "Units"}
-# Known gaps, reported to the lead (sengoku/* is not this suite's to change): validation does not
-# check these yet. test_known_gap_* below fail loudly once they are fixed, so this list shrinks.
-UNCHECKED_GAME_REFERENCES = {"shogun_clan", "default_levy_unit"}
+GAME_REFERENCES_EMPTY_OK = {"shogun_clan"}
 
 
 @dataclass(frozen=True)
@@ -554,7 +552,8 @@ def judge(s: Spoiled, row: int, column: Column, checked: bool) -> Verdict:
         key = text(s.value(row, "Key"))
         ok = game_readable(key, value)
         target = GAME_REFERENCES.get(key)
-        unknown = target and key not in UNCHECKED_GAME_REFERENCES and text(value) not in ["", *names(target)]
+        allowed = ["", *names(target)] if key in GAME_REFERENCES_EMPTY_OK else names(target) if target else []
+        unknown = target and text(value) not in allowed
         if ok is False or unknown:
             return Verdict(row, column.name, (text(value),), cross=True)
         return Verdict(row, column.name, quiet=ok is None, cross=True)
@@ -687,21 +686,8 @@ def _unreadable(tab: str) -> tuple[str, Any] | None:
     return None
 
 
-def _level_zero_rows() -> set[tuple[str, int]]:
-    header, *rows = CAMPAIGN["Tech"]
-    at = {c: header.index(c) for c in ("Discipline", "Level")}
-    return {("Tech", n) for n, r in enumerate(rows, start=2)
-            if r[at["Discipline"]] in ("Warfare", "Learning") and str(r[at["Level"]]) == "0"}  # fmt: skip
-
-
-# Known gap, reported to the lead (sengoku/validate.py is not this suite's to change): when the
-# Warfare or Learning level-0 row has a bad cell, validate also says the row is missing.
-KNOCK_ON = pytest.mark.xfail(strict=True, reason="validate reports a level-0 Tech row with a bad cell as missing")
 ROWS = [
-    pytest.param(t, r, id=f"{t}-{r}", marks=[KNOCK_ON] if (t, r) in _level_zero_rows() else [])
-    for t in FUZZED_TABS
-    if _unreadable(t)
-    for r in range(2, len(CAMPAIGN[t]) + 1)
+    pytest.param(t, r, id=f"{t}-{r}") for t in FUZZED_TABS if _unreadable(t) for r in range(2, len(CAMPAIGN[t]) + 1)
 ]
 
 
@@ -742,9 +728,8 @@ def test_the_shortcut_is_what_validate_does_and_nothing_is_written(data: st.Data
     assert store.writes == 0 or not any(p.severity is Severity.ERROR for p in found)
 
 
-@pytest.mark.parametrize("key", sorted(UNCHECKED_GAME_REFERENCES))
-@pytest.mark.xfail(strict=True, reason="validate does not check Game values that name a clan or a unit")
-def test_known_gap_a_game_value_naming_an_unknown_row_is_reported(key: str) -> None:
+@pytest.mark.parametrize("key", sorted(GAME_REFERENCES))
+def test_a_game_value_naming_an_unknown_row_is_reported(key: str) -> None:
     store = MemoryStore(CAMPAIGN)
     row = next(n for n, r in enumerate(store.tabs["Game"], start=1) if r[0] == key)
     store.tabs["Game"][row - 1][1] = "Atlantis"
@@ -802,7 +787,6 @@ def malformed_response(draw: st.DrawFn) -> dict[str, Any]:
         target = draw(garbage)
     elif fault == "bad number":
         order, target = draw(st.sampled_from(["hire-samurai", "rally-samurai"])), "Oda Host"
-        # (not "²" nor "٢": test_known_gap_a_samurai_count_in_other_digits_is_rejected)
         numbers = st.one_of(garbage, st.sampled_from(["0", "-1", "1.5", "1e3", "3", "10**9", "½", "two"]))
         detail = draw(numbers.filter(lambda v: not _affordable(v)))
     else:
@@ -842,8 +826,7 @@ def test_malformed_orders_are_rejected_with_a_reason_and_the_rest_of_the_turn_re
 
 
 @pytest.mark.parametrize("detail", ["²", "٢"])
-@pytest.mark.xfail(strict=True, reason="economy.py takes str.isdigit(): '²' crashes the turn, '٢' reads as 2")
-def test_known_gap_a_samurai_count_in_other_digits_is_rejected(detail: str) -> None:
+def test_a_samurai_count_in_other_digits_is_rejected(detail: str) -> None:
     order = {
         "Timestamp": "2026-11-29 10:00:00",
         "Email Address": EMAILS["Kinoshita Tokichiro"],

@@ -101,8 +101,9 @@ def _type_rows(spec: TabSpec, tab: RawTab, columns: dict[str, int]) -> tuple[Any
             problems += _problems(spec.name, number, values, error, missing)
             if key_problem is not None:
                 problems.append(key_problem)
-            elif named is not None:
-                key_rows[key] = number  # keep the name known, so other tabs naming it are not reported as well
+            else:
+                # keep the name (or row) known, so checks of other tabs and rows do not report it again
+                key_rows[key] = number
             continue
         if key_problem is not None:
             problems.append(key_problem)

@@ -73,7 +73,7 @@ def detect_ruleset(raw: dict[str, RawTab]) -> str:
             continue
         for _, cells in tab.rows:
             if cells and str(cells[0] or "").strip().casefold() == "ruleset" and len(cells) > 1:
-                value = str(cells[1] or "").strip()
+                value = str(cells[1] or "").strip().casefold()
                 return value or "sengoku"
     return "sengoku"
 

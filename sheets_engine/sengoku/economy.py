@@ -7,6 +7,8 @@ Mon taxed this turn can pay for a building ordered this turn.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from sheets_engine.sengoku.orders import find, unknown
@@ -198,7 +200,7 @@ def samurai(turn: Turn, order: Order) -> None:
     if armies.at[army, "Status"] == ArmyStatus.DESTROYED.value:
         return turn.reject(order, f"{army} was destroyed")
     text = order.detail.strip() or "1"
-    if not text.isdigit() or int(text) < 1:
+    if not re.fullmatch(r"[0-9]+", text) or int(text) < 1:  # ASCII digits only: "²".isdigit() is True
         return turn.reject(order, f'"{order.detail}" is not a number of Samurai (write a whole number such as 2)')
     count = int(text)
     if rally and count > settings.rally_samurai_max:

@@ -35,7 +35,22 @@ def check(state: GameState) -> list[Problem]:
     problems += _armies(state)
     problems += _characters(state, settings)
     problems += _references(state)
+    problems += _game_references(state)
     return problems
+
+
+def _game_references(state: GameState) -> list[Problem]:
+    """Game values that name a row of another tab: the Shogun's clan, the default levy unit."""
+    c = _Checker(state, "Game")
+    game = state.frame("Game")
+    for key, target, allow_empty in (("shogun_clan", "Clans", True), ("default_levy_unit", "Units", False)):
+        if key not in game.index:
+            continue  # reported as a missing key
+        value = game.at[key, "Value"]
+        known = set(state.rows[target])
+        if (value or not allow_empty) and value not in known:
+            c.add(key, "Value", value, expected_name(target, value, known))
+    return c.problems
 
 
 class _Checker:
@@ -197,8 +212,9 @@ def _data_tabs(state: GameState) -> list[Problem]:
         if pair in seen:
             t.add(key, "Level", row["Level"], f"one row per level; row {seen[pair]} has it already")
         seen.setdefault(pair, t.row(key))
+    every_row_read = len(state.rows["Tech"]) == len(state.frame("Tech"))  # else a missing row may be unreadable
     for discipline in (Discipline.WARFARE.value, Discipline.LEARNING.value):
-        if (discipline, 0) not in seen and state.rows["Tech"]:
+        if (discipline, 0) not in seen and state.rows["Tech"] and every_row_read:
             problems.append(Problem("Tech", None, "Level", "", f"a {discipline} row for level 0"))
     m = _Checker(state, "Missions")
     known = {o.value for o in OrderType}
