@@ -95,13 +95,23 @@ class WorkbookStore:
     def _patch(self, grouped: dict[str, dict[int, dict[int, Any]]]) -> None:
         from sheets_engine.stores.xlsx_patch import PatchError, patch_workbook
 
-        handle, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        os.close(handle)
-        try:
+        def fill(temp: str) -> None:
             try:
                 patch_workbook(self.path, temp, grouped)
             except PatchError as error:
                 raise StoreError(f"{self.path}: {error}; nothing was written") from error
+
+        self._replace(fill)
+
+    def _replace(self, fill: Any) -> None:
+        """Write the new workbook beside the old one with `fill(temp path)`, then rename it over.
+
+        A crash before the rename leaves the old workbook; after it, the new one; never half of one.
+        """
+        handle, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        os.close(handle)
+        try:
+            fill(temp)
             _keep_mode(self.path, temp)
             with open(temp, "rb") as saved:
                 os.fsync(saved.fileno())
@@ -138,18 +148,7 @@ class WorkbookStore:
             self._save(book)
 
     def _save(self, book: Any) -> None:
-        handle, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        os.close(handle)
-        try:
-            book.save(temp)
-            _keep_mode(self.path, temp)
-            with open(temp, "rb") as saved:
-                os.fsync(saved.fileno())
-            os.replace(temp, self.path)
-            _sync_directory(self.path.parent)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        self._replace(book.save)
 
 
 def _keep_mode(target: Path, temp: str) -> None:
