@@ -407,7 +407,7 @@ def _show_warnings() -> None:
 def main() -> None:
     """Entry point: map failures to exit codes and one clear line."""
     from sheets_engine.core.problems import InvalidCampaign
-    from sheets_engine.stores.base import StoreError
+    from sheets_engine.stores.base import StoreError, StoreUnavailable
     from sheets_engine.stores.guard import ConflictError
     from sheets_engine.stores.lock import CampaignBusy
 
@@ -436,6 +436,9 @@ def main() -> None:
     except StoreError as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_BAD_INPUT)
+    except StoreUnavailable as error:  # Google kept failing within the bounded retries: try later
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(EXIT_FAILURE)
     except Exception as error:  # the last line of defence: one line, no traceback
         if debug:
             raise

@@ -347,8 +347,8 @@ def test_levy_unit_order_is_the_buildings_tab_not_code() -> None:
         province("Mino", Building_1="Fields"),
     ]
     clans = [clan("Oda", Capital="Owari")]
-    result = stats(provinces, clans, game={"default_levy_unit": "Ashigaru"}, buildings=reordered)
-    assert result["Levy Unit"].to_dict() == {"Owari": "Firearm Levies", "Mino": "Ashigaru"}
+    result = stats(provinces, clans, game={"default_levy_unit": "Archer Levies"}, buildings=reordered)
+    assert result["Levy Unit"].to_dict() == {"Owari": "Firearm Levies", "Mino": "Archer Levies"}
 
 
 # Whose tech counts ------------------------------------------------------------------------------

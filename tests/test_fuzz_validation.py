@@ -287,8 +287,8 @@ def _column(spec: TabSpec, name: str) -> Column:
         high = min(high, getattr(meta, "le", high))
         func = getattr(meta, "func", None)
         validator = getattr(func, "__name__", validator) if func is not None else validator
-    kind = {"_whole": "whole", "_optional_whole": "optional", "_text": "text", "_flag": "flag",
-            "_fraction": "fraction", "parse": "enum"}[validator]  # fmt: skip
+    kind = {"_whole": "whole", "_optional_whole": "optional", "_text": "text", "timestamp_text": "text",
+            "_flag": "flag", "_fraction": "fraction", "parse": "enum"}[validator]  # fmt: skip
     if kind == "optional":
         low, high = 0, MAX_COUNT
     words: tuple[str, ...] = ()

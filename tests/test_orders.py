@@ -48,7 +48,7 @@ def test_the_daimyo_may_order_for_a_clanmate_and_replaces_the_clanmates_own_orde
     assert results[1] == (
         "meditate",
         "Superseded",
-        "replaced by the later order tax-province submitted 2026-11-28 12:00:00",
+        "replaced by the Daimyo's order tax-province submitted 2026-11-28 12:00:00",
     )
 
 

@@ -64,3 +64,20 @@ def test_every_order_ends_resolved_rejected_or_superseded() -> None:
     )
     outcome = resolve_turn(state, NOW)
     assert list(outcome.state.frame("Orders")["Status"]) == ["Superseded", "Resolved", "Resolved"]
+
+
+def test_every_roll_of_the_turn_is_logged_for_the_gm_in_the_order_drawn() -> None:
+    """A roll that changes nothing (a death roll survived) appears in no History row: the GM's dice
+    log has every roll."""
+    state = small(
+        (KATSUIE, "Shibata Katsuie", "meditate", "", ""),
+        armies=[
+            {"Army": "Oda Main Host", "Clan": "Oda", "Province": "Mino", "Spear": 4, "Status": "Field"},
+            {"Army": "Takeda Raiders", "Clan": "Takeda", "Province": "Mino", "Spear": 1, "Status": "Field"},
+        ],
+    )
+    outcome = resolve_turn(state, NOW)
+    logs = [n["Message"] for n in outcome.logs["Notifications"] if n["Message"].startswith("Dice ")]
+    rolled = outcome.summary["dice rolled"]
+    assert rolled > 0
+    assert len(logs) == 1 and logs[0].startswith(f"Dice 1-{rolled} of {rolled}: d")

@@ -114,7 +114,8 @@ def timestamp_text(value: Any) -> str:
         return ""
     if isinstance(value, datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    # a serial day number within the years a spreadsheet can show (1900 to 9999); else plain text
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 2_958_466:
         moment = datetime(1899, 12, 30) + timedelta(days=float(value))
         return moment.strftime("%Y-%m-%d %H:%M:%S")
     return _text(value)
@@ -161,3 +162,7 @@ Fraction = Annotated[Annotated[float, Field(ge=0, le=1)] | None, BeforeValidator
 def split_names(value: str) -> list[str]:
     """A comma-separated list of names, as the Adjacent column holds them."""
     return [part.strip() for part in value.split(",") if part.strip()]
+
+
+Timestamp = Annotated[str, BeforeValidator(timestamp_text)]
+"""A form timestamp, as sortable text whatever the store gave (a Sheets serial number, a datetime)."""

@@ -105,8 +105,9 @@ def build(turn: Turn, order: Order) -> None:
         return turn.reject(order, f"{name} needs the resource {resource}; {province} has {row['Resource'] or 'none'}")
     standing = [row[c] for c in SLOT_COLUMNS]
     raise_fortress = name == FORTRESS and FORTRESS in standing
-    if raise_fortress and row["Fortress Level"] >= 4:
-        return turn.reject(order, f"the Fortress in {province} is already at level 4, the highest")
+    highest = len(turn.settings.garrison_capacity)  # one capacity per Fortress level (Game data)
+    if raise_fortress and row["Fortress Level"] >= highest:
+        return turn.reject(order, f"the Fortress in {province} is already at level {highest}, the highest")
     if name in standing and not raise_fortress:
         return turn.reject(order, f"{province} already has {name}")
     free = [c for c in SLOT_COLUMNS[: int(row["Slots"])] if not row[c]]

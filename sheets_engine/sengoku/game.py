@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError, model_validator
 
-from sheets_engine.core.cells import Count, Text, Whole, split_names
+from sheets_engine.core.cells import Count, Text, Timestamp, Whole, split_names
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import GameState
 
@@ -33,7 +33,7 @@ class GameSettings(BaseModel):
     tech_titles: Text
     default_levy_unit: Text
     min_hours_between_turns: Count
-    last_resolved_at: Text
+    last_resolved_at: Timestamp  # written as text; a GM's retyped date comes back as a date
     execute_threshold: Count
     execute_authority_cap: Count
     flee_threshold: Whole

@@ -6,6 +6,7 @@ import re
 
 import pandas as pd
 
+from sheets_engine.sengoku.characters import alive
 from sheets_engine.sengoku.orders import find, unknown
 from sheets_engine.sengoku.schema import Discipline, LetterStatus, OrderType
 from sheets_engine.sengoku.turn import Turn
@@ -28,6 +29,9 @@ def write_letters(turn: Turn) -> None:
     draft = turn.draft
     clans = draft.frame("Clans")
     for order in turn.pending(OrderType.WRITE_LETTER):
+        if not alive(turn, order.character):  # executed earlier in this resolution (step 4)
+            turn.reject(order, f"{order.character} died before the letter could be sent")
+            continue
         to = find(clans.index, order.target)
         if to is None:
             turn.reject(order, unknown("clan", order.target, clans.index))
@@ -55,6 +59,7 @@ def dispatch(turn: Turn) -> None:
     draft = turn.draft
     letters = draft.frame("Letters")
     characters = draft.frame("Characters")
+    at_start = draft.state.frame("Characters")  # a sender killed this turn still counts for his clan
     clans = draft.frame("Clans")
     tech = draft.frame("Tech")
     pending = letters[letters["Status"] == LetterStatus.PENDING.value]
@@ -63,6 +68,8 @@ def dispatch(turn: Turn) -> None:
     for key, letter in pending.iterrows():
         sender = letter["From"]
         clan = characters.at[sender, "Clan"] if sender in characters.index else ""
+        if not clan and sender in at_start.index:
+            clan = at_start.at[sender, "Clan"]
         learning = int(clans.at[clan, "Learning"]) if clan in clans.index else 0
         limit = letter_limit(tech, learning)
         if limit is not None and sent.get(clan, 0) >= limit:

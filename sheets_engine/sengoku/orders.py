@@ -94,16 +94,16 @@ def intake(turn: Turn) -> None:
     for key, row in mine.sort_values("Submitted", kind="stable").iterrows():
         name = find(characters.index, row["Character"]) or ""
         order_type = _order_type(row["Order"])
-        order = Order(key, name or row["Character"], row["Email"], order_type or OrderType.MEDITATE,
-                      row["Target"], row["Detail"], bool(row["Secret"]), row["Submitted"])  # fmt: skip
         reason, by_daimyo = _authority(draft, name, row["Character"], row["Email"])
         if not reason and order_type is None:
             known = ", ".join(o.value for o in OrderType)
             reason = f'unknown order "{row["Order"]}" (orders: {known})'
-        if reason:
+        if reason or order_type is None:
             _reject_row(draft, key, reason, f"intake of {row['Order'] or 'an order'}")
             turn.summary["orders rejected"] += 1
             continue
+        order = Order(key, name, row["Email"], order_type, row["Target"], row["Detail"], bool(row["Secret"]),
+                      row["Submitted"])  # fmt: skip
         valid.append((order, by_daimyo))
     latest: dict[str, tuple[tuple[bool, str, int], Order]] = {}
     for position, (order, by_daimyo) in enumerate(valid):
@@ -115,12 +115,12 @@ def intake(turn: Turn) -> None:
         held = latest.get(order.character)
         if held is None or rank > held[0]:
             if held is not None:
-                _supersede(draft, held[1], order)
+                _supersede(draft, held[1], order, by_daimyo and not held[0][0])
             latest[order.character] = (rank, order)
         else:
-            _supersede(draft, order, held[1])
+            _supersede(draft, order, held[1], held[0][0] and not by_daimyo)
     turn.orders.extend(o for _, o in latest.values())
-    turn.orders.sort(key=lambda o: (o.submitted, str(o.key)))
+    turn.orders.sort(key=lambda o: (o.submitted, o.key))  # keys are sheet row numbers: 9 before 10
 
 
 _COMMAND_GROUPS = ("econ-", "army-", "social-", "clan-", "letter-")
@@ -161,14 +161,12 @@ def _reject_row(draft: Draft, key: Hashable, reason: str, cause: str) -> None:
     draft.set("Orders", key, "Result", reason, cause)
 
 
-def _supersede(draft: Draft, old: Order, new: Order) -> None:
+def _supersede(draft: Draft, old: Order, new: Order, daimyo: bool) -> None:
+    """`daimyo`: the new order won because the clan's Daimyo gave it, not because it came later."""
     cause = f"{old.type.value} by {old.character}"
+    by = "the Daimyo's order" if daimyo else "the later order"
     draft.set("Orders", old.key, "Status", OrderStatus.SUPERSEDED.value, cause)
-    draft.set(
-        "Orders", old.key, "Result",
-        f"replaced by the later order {new.type.value} submitted {new.submitted}",
-        cause,
-    )  # fmt: skip
+    draft.set("Orders", old.key, "Result", f"replaced by {by} {new.type.value} submitted {new.submitted}", cause)
 
 
 def left_pending(turn: Turn) -> None:

@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sheets_engine.core.cells import Count, Flag, Fraction, OptionalCount, Text, Whole, enum_of
+from sheets_engine.core.cells import Count, Flag, Fraction, OptionalCount, Text, Timestamp, Whole, enum_of
 from sheets_engine.core.tables import TabSpec
 
 
@@ -251,7 +251,7 @@ class CharacterRow(Row):
 class ResponseRow(Row):
     """A Google Form response: player text, read as text and judged as an order later."""
 
-    timestamp: Text = Field(alias="Timestamp")
+    timestamp: Timestamp = Field(alias="Timestamp")
     email_address: Text = Field(alias="Email Address")
     character: Text = Field(alias="Character")
     order: Text = Field(alias="Order")

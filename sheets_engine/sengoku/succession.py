@@ -58,8 +58,8 @@ def succession(turn: Turn) -> None:
     draft = turn.draft
     for clan in draft.frame("Clans").index:
         late = daimyo_of(draft.state, clan)  # alive at the start of the resolution
-        died = late is not None and draft.get("Characters", late, "Status") == CharacterStatus.DEAD.value
-        if died and daimyo_of(draft, clan) is None:
+        # No living Daimyo now: the one at the start died, or a usurper who replaced him died after.
+        if late is not None and daimyo_of(draft, clan) is None:
             _succeed(turn, str(clan), str(late))
 
 

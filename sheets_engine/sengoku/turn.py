@@ -159,8 +159,11 @@ def not_due(settings: GameSettings, now: datetime) -> str:
     if settings.last_resolved_at and settings.min_hours_between_turns:
         try:
             last = datetime.strptime(settings.last_resolved_at, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
-        except ValueError:
-            return ""
+        except ValueError:  # a wait that cannot be read must not let a second cron run through
+            return (
+                f"last_resolved_at '{settings.last_resolved_at}' is not a time (YYYY-MM-DD HH:MM:SS, UTC); "
+                "correct or clear it, or use --force to resolve now"
+            )
         due = last + timedelta(hours=settings.min_hours_between_turns)
         if now.astimezone(UTC) < due:
             return (
@@ -168,6 +171,18 @@ def not_due(settings: GameSettings, now: datetime) -> str:
                 f"is due from {due:%Y-%m-%d %H:%M} UTC (min_hours_between_turns); use --force to resolve it now"
             )
     return ""
+
+
+DICE_PER_ROW = 100  # a Google Sheets cell holds at most 50,000 characters
+
+
+def _log_dice(turn: Turn) -> None:
+    """Every roll of the turn, in the order drawn, for the GM: a roll that changed nothing (a leader
+    who survived his death roll) is in no History row, and an auditor replays the turn from these."""
+    rolls = [str(roll) for roll in turn.dice.rolls]
+    for start in range(0, len(rolls), DICE_PER_ROW):
+        chunk = rolls[start : start + DICE_PER_ROW]
+        turn.notify("gm", "private", f"Dice {start + 1}-{start + len(chunk)} of {len(rolls)}: " + "; ".join(chunk))
 
 
 def resolve_turn(state: GameState, now: datetime, force: bool = False) -> Outcome:
@@ -183,6 +198,7 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False) -> Outcom
     stamp = now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
     draft.set("Game", "last_resolved_at", "Value", stamp, f"turn {turn.number} resolved")
     turn.summary["dice rolled"] = len(turn.dice.rolls)
+    _log_dice(turn)
     summary = {
         "resolved": True,
         "turn": turn.number,

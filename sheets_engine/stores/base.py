@@ -30,6 +30,10 @@ class StoreError(Exception):
     """The store could not be read or written; says what to do next."""
 
 
+class StoreUnavailable(Exception):
+    """The store did not answer within bounded retries; nothing more was sent (exit 1: try later)."""
+
+
 class Store(Protocol):
     """A campaign spreadsheet: the local workbook or a Google Sheet."""
 

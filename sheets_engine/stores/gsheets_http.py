@@ -24,6 +24,8 @@ from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 from gspread.urls import SPREADSHEETS_API_V4_BASE_URL
 
+from sheets_engine.stores.base import StoreUnavailable
+
 GOOGLE_ROOT = SPREADSHEETS_API_V4_BASE_URL.removesuffix("/v4/spreadsheets")  # https://sheets.googleapis.com
 RETRIED_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 
@@ -59,7 +61,7 @@ class Exchange:
     seconds: float
 
 
-class SheetsUnavailable(Exception):
+class SheetsUnavailable(StoreUnavailable):
     """Google kept failing (quota, outage, network) after every allowed retry. Try again later."""
 
 
