@@ -313,6 +313,7 @@ def _print_resolution(report: Any, as_json: bool) -> None:
     table = Table(
         "",
         "",
+        show_header=False,
         title=f"Turn {summary.get('turn')} (year {summary.get('year')})"
         + (", Winter" if summary.get("winter") else "")
         + " resolved",

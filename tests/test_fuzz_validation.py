@@ -246,7 +246,7 @@ RULED = {
 }
 # Enum columns where an empty cell has a meaning (engine-owned statuses a GM leaves empty).
 BLANK_ENUMS = {("Armies", "Status"), ("Characters", "Status"), ("Orders", "Status"), ("Tech Choices", "Status"),
-               ("Letters", "Status")}  # fmt: skip
+               ("Letters", "Status"), ("Sieges", "Status")}  # fmt: skip
 # Game keys whose value names a row of another tab, and whether empty is allowed (no Shogun).
 GAME_REFERENCES = {"shogun_clan": "Clans", "default_levy_unit": "Units"}
 GAME_REFERENCES_EMPTY_OK = {"shogun_clan"}

@@ -28,7 +28,6 @@ class Outcome:
     logs: dict[str, list[dict[str, Any]]]
     turn: int  # the turn the History rows belong to
     summary: dict[str, Any]  # counts and notes for the CLI and cron logs
-    game_over_turn: bool = False
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sheets_engine.core.cells import Count, Flag, Fraction, OptionalCount, Text, Timestamp, Whole, enum_of
 from sheets_engine.core.tables import TabSpec
+from sheets_engine.core.writeset import HISTORY_COLUMNS
 
 
 class ProvinceType(StrEnum):
@@ -76,6 +77,15 @@ class LetterStatus(StrEnum):
 
     PENDING = "Pending"
     DELIVERED = "Delivered"
+
+
+class SiegeStatus(StrEnum):
+    """The Sieges tab's engine-owned `Status` (empty reads as Active: a siege a GM typed in)."""
+
+    ACTIVE = "Active"
+    LIFTED = "Lifted"  # no besieging army remains
+    SURRENDERED = "Surrendered"  # the timer reached 0
+    BROKEN = "Broken"  # the fortress was brought down to level 0
 
 
 class Row(BaseModel):
@@ -303,7 +313,7 @@ class SiegeRow(Row):
     defender: Text = Field(alias="Defender")
     timer: Count = Field(alias="Timer")
     started_turn: Count = Field(alias="Started Turn")
-    status: Text = Field(alias="Status")  # engine-owned: Active, Lifted, Surrendered, Broken (siege.SiegeStatus)
+    status: enum_of(SiegeStatus, SiegeStatus.ACTIVE) = Field(alias="Status")  # type: ignore[valid-type]
 
 
 BATTLE_HEADERS = (
@@ -311,9 +321,7 @@ BATTLE_HEADERS = (
     "Defender Roll", "Damage To Attacker", "Damage To Defender", "Outcome",
 )  # fmt: skip
 NOTIFICATION_HEADERS = ("Turn", "Audience", "Channel", "Message")
-HISTORY_HEADERS = (
-    "Turn", "Resolution", "At", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll",
-)  # fmt: skip
+HISTORY_HEADERS = HISTORY_COLUMNS  # the same for every ruleset (core/writeset.py)
 
 TABS: tuple[TabSpec, ...] = (
     TabSpec("Game", GameRow, key="Key"),
@@ -337,7 +345,6 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS),
     TabSpec("History", None, log=True, headers=HISTORY_HEADERS),
 )
-SPECS = {spec.name: spec for spec in TABS}
 
 
 class OrderType(StrEnum):

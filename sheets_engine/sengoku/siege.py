@@ -16,23 +16,12 @@ Garrisoned; besiegers have Status Besieging.
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from sheets_engine.sengoku.alliances import declarations, friendly
 from sheets_engine.sengoku.armies import Units, UnitTable, piety, siege_weapons, standing, unit_table
 from sheets_engine.sengoku.capture import controller, pass_siege_weapons, strongest_clan
 from sheets_engine.sengoku.economy import FORTRESS
-from sheets_engine.sengoku.schema import SLOT_COLUMNS, ArmyStatus
+from sheets_engine.sengoku.schema import SLOT_COLUMNS, ArmyStatus, SiegeStatus
 from sheets_engine.sengoku.turn import Turn
-
-
-class SiegeStatus(StrEnum):
-    """The Sieges tab's engine-owned `Status` (empty reads as Active: a siege a GM typed in)."""
-
-    ACTIVE = "Active"
-    LIFTED = "Lifted"  # no besieging army remains
-    SURRENDERED = "Surrendered"  # the timer reached 0
-    BROKEN = "Broken"  # the fortress was brought down to level 0
 
 
 def garrison_capacity(turn: Turn, province: str) -> int | None:

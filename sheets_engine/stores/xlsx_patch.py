@@ -20,9 +20,6 @@ from pathlib import PurePosixPath
 from typing import Any
 from xml.sax.saxutils import escape
 
-MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-
 _ROW = re.compile(rb"<(?:\w+:)?row\b[^>]*?(?:/>|>.*?</(?:\w+:)?row>)", re.DOTALL)
 # a cell, with the column letters of its r="B7" when it has one
 _CELL = re.compile(rb'<(?:\w+:)?c\b(?=[^>]*?\br="([A-Za-z]+))?[^>]*?(?:/>|>.*?</(?:\w+:)?c>)', re.DOTALL)
