@@ -51,10 +51,14 @@ class Report:
     resolution: str = ""
 
 
+# A resolution appends to History and never reads it back; History grows every turn.
+APPEND_ONLY = ("History",)
+
+
 def open_campaign(source: str | Store) -> Campaign:
     """Read every tab once and check it all."""
     store = open_store(source) if isinstance(source, str) else source
-    raw = store.read()
+    raw = store.read(headers_only=APPEND_ONLY)
     try:
         ruleset = get_ruleset(detect_ruleset(raw))
     except KeyError as error:

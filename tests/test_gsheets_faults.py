@@ -112,7 +112,7 @@ def test_a_batch_with_one_invalid_request_applies_nothing(sheet: Sheet) -> None:
 def test_a_resolution_that_read_before_another_wrote_never_writes(sheet: Sheet) -> None:
     """Two cron runs overlap: the second to write finds the cells it read changed, and stops (exit 3)."""
     late = sheet.store()
-    late_raw = late.read()  # the late run has read turn 1...
+    late_raw = late.read(headers_only=app.APPEND_ONLY)  # the late run has read turn 1...
     first = app.resolve(sheet.store(), now=NOW)  # ...when another run resolves it and writes
     assert first.summary["resolved"] is True
     before = sheet.snapshot()
@@ -123,7 +123,7 @@ def test_a_resolution_that_read_before_another_wrote_never_writes(sheet: Sheet) 
         def exists(self) -> bool:
             return True
 
-        def read(self) -> Any:
+        def read(self, headers_only: Any = ()) -> Any:
             return late_raw  # what it read before the other run wrote
 
         def write(self, cells: Any) -> None:
@@ -152,8 +152,8 @@ def test_resolutions_started_in_the_same_instant_leave_one_turn_resolved(sheet: 
         def exists(self) -> bool:
             return self.store.exists()
 
-        def read(self) -> Any:
-            raw = self.store.read()
+        def read(self, headers_only: Any = ()) -> Any:
+            raw = self.store.read(headers_only=headers_only)
             read.wait(timeout=30)  # both have read before either writes
             return raw
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -43,8 +44,12 @@ class Store(Protocol):
         """True if there is a spreadsheet to read."""
         ...
 
-    def read(self) -> dict[str, RawTab]:
-        """Every tab, in one read."""
+    def read(self, headers_only: Collection[str] = ()) -> dict[str, RawTab]:
+        """Every tab, in one read.
+
+        Tabs named in `headers_only` (any case) come back with their header and last row only: a
+        resolution appends to History and never reads it, and History grows every turn.
+        """
         ...
 
     def write(self, cells: list[CellWrite]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -158,12 +158,22 @@ class GoogleSheetsStore:
             raise
         return True
 
-    def read(self) -> dict[str, RawTab]:
-        """Every tab's unformatted values, in one batch-get; remembered for the lost-update guard."""
+    def read(self, headers_only: Collection[str] = ()) -> dict[str, RawTab]:
+        """Every tab's unformatted values, in one batch-get; remembered for the lost-update guard.
+
+        A tab in `headers_only` is asked for as its header row and its column A only: that gives
+        its last row (the engine writes column A of every History row) without its contents.
+        """
         sheets = self._fetch_sheets()
-        values = self._batch_get(list(sheets))
+        light = {name.strip().casefold() for name in headers_only}
+        values = self._batch_get(list(sheets), [t for t in sheets if t.strip().casefold() in light])
         self._values = values
-        return {title: _raw_tab(title, rows) for title, rows in values.items()}
+        return {
+            title: RawTab(title, _raw_tab(title, rows[:1]).header, [], len(rows))
+            if title.strip().casefold() in light
+            else _raw_tab(title, rows)
+            for title, rows in values.items()
+        }
 
     def write(self, cells: list[CellWrite]) -> None:
         """Write these cells in one all-or-nothing batchUpdate, unless someone changed them since the read.
@@ -262,21 +272,32 @@ class GoogleSheetsStore:
         self._sheets = sheets
         return sheets
 
-    def _batch_get(self, titles: list[str]) -> dict[str, list[list[Any]]]:
+    def _batch_get(self, titles: list[str], light: list[str] | None = None) -> dict[str, list[list[Any]]]:
+        """Every tab in one values batch-get; a `light` tab as two ranges, its header row and column A."""
         if not titles:
             return {}
+        light = light or []
+        asked: list[str] = []
+        for title in titles:
+            asked += (
+                [f"{quote_title(title)}!1:1", f"{quote_title(title)}!A:A"] if title in light else [quote_title(title)]
+            )
         reply = self._call(
             "read",
-            lambda: self.client.values_batch_get(
-                self.key, [quote_title(t) for t in titles], params={**READ_OPTIONS, "majorDimension": "ROWS"}
-            ),
+            lambda: self.client.values_batch_get(self.key, asked, params={**READ_OPTIONS, "majorDimension": "ROWS"}),
         )
         ranges = reply.get("valueRanges", [])
-        if len(ranges) != len(titles):
-            raise StoreError(
-                f"Google's reply to reading {self.name} had {len(ranges)} range(s) for {len(titles)} tab(s)"
-            )
-        return {title: r.get("values", []) for title, r in zip(titles, ranges, strict=True)}
+        if len(ranges) != len(asked):
+            raise StoreError(f"Google's reply to reading {self.name} had {len(ranges)} range(s) for {len(asked)} asked")
+        found = iter(r.get("values", []) for r in ranges)
+        values: dict[str, list[list[Any]]] = {}
+        for title in titles:
+            rows = next(found)
+            if title in light:
+                column_a = next(found)  # one cell a row: its length is the tab's last used row
+                rows = rows[:1] + [row[:1] for row in column_a[1:]]
+            values[title] = rows
+        return values
 
     def _reread(self, cells: list[Cell]) -> dict[Cell, Any]:
         """The guard's re-read: the current values of exactly these cells, in one batch-get."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from typing import Any
 
 from sheets_engine.stores.base import CellWrite, RawTab, StoreError
@@ -22,8 +23,8 @@ class MemoryStore:
         """True once a campaign has been laid out."""
         return bool(self.tabs)
 
-    def read(self) -> dict[str, RawTab]:
-        """Every tab, as a spreadsheet would give it."""
+    def read(self, headers_only: Collection[str] = ()) -> dict[str, RawTab]:
+        """Every tab, as a spreadsheet would give it (whole: a memory store has nothing to save)."""
         self.reads += 1
         if not self.tabs:
             raise StoreError(f"{self.name} holds no campaign")

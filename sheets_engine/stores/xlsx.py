@@ -13,7 +13,7 @@ import os
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -60,7 +60,7 @@ class WorkbookStore:
         """True if the workbook file is there."""
         return self.path.is_file()
 
-    def read(self) -> dict[str, RawTab]:
+    def read(self, headers_only: Collection[str] = ()) -> dict[str, RawTab]:
         """Every tab's values (formulas read as the values the workbook last computed).
 
         calamine (Rust) parses a sheet some thirty times faster than openpyxl's reader.
@@ -71,10 +71,15 @@ class WorkbookStore:
             raise StoreError(f"No workbook at {self.path}. Create one with: sheets-engine init {self.path}")
         try:
             book = CalamineWorkbook.from_path(str(self.path))
-            return {
-                title: _raw_tab(title, book.get_sheet_by_name(title).to_python(skip_empty_area=False))
-                for title in book.sheet_names
-            }
+            light = {name.strip().casefold() for name in headers_only}
+            tabs = {}
+            for title in book.sheet_names:
+                sheet = book.get_sheet_by_name(title)
+                if title.strip().casefold() in light:
+                    tabs[title] = _header_only(title, sheet)
+                else:
+                    tabs[title] = _raw_tab(title, sheet.to_python(skip_empty_area=False))
+            return tabs
         except (CalamineError, zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
             raise StoreError(f"{self.path} is not a readable .xlsx workbook ({error})") from error
 
@@ -177,6 +182,13 @@ def _sync_directory(directory: Path) -> None:
         os.fsync(handle)
     finally:
         os.close(handle)
+
+
+def _header_only(title: str, sheet: Any) -> RawTab:
+    """A tab's header and last used row, without turning its rows into Python values."""
+    first = next(iter(sheet.iter_rows()), [])
+    last = sheet.end[0] + 1 if sheet.height else 0  # calamine's end is 0-based (row, column)
+    return RawTab(title, _raw_tab(title, [list(first)]).header, [], last)
 
 
 def _raw_tab(title: str, values: list[list[Any]]) -> RawTab:

@@ -72,9 +72,9 @@ class EditAfterRead:
         """As the wrapped store."""
         return bool(self.store.exists())
 
-    def read(self) -> dict[str, RawTab]:
+    def read(self, headers_only: Any = ()) -> dict[str, RawTab]:
         """Read, then let the GM type."""
-        raw = self.store.read()
+        raw = self.store.read(headers_only=headers_only)
         self.edit()
         return raw  # type: ignore[no-any-return]
 
