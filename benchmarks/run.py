@@ -121,10 +121,10 @@ def measure_google(size: int, workdir: Path) -> dict[str, Any]:
     from sheets_engine.generate import generate
     from sheets_engine.stores.gsheets import READ_OPTIONS, GoogleSheetsStore
     from sheets_engine.stores.gsheets_layout import quote_title
-    from sheets_engine.testing.fake_sheets import FakeSheets
-    from sheets_engine.testing.keys import TEST_ACCOUNT, write_key_file
-    from sheets_engine.testing.record import NO_WAIT
-    from sheets_engine.testing.server import serve
+    from tests.standin.fake_sheets import FakeSheets
+    from tests.standin.keys import TEST_ACCOUNT, write_key_file
+    from tests.standin.record import NO_WAIT
+    from tests.standin.server import serve
 
     key = "1BenchmarkCampaign000000000000000000000000"
     fake = FakeSheets()
@@ -289,7 +289,7 @@ def main() -> None:
         table(results),
         "## Google Sheets: HTTP requests and bytes per resolution",
         "Through the Google Sheets store against the local stand-in of the Sheets API "
-        "(sheets_engine/testing/fake_sheets.py), on 127.0.0.1. `sent` is request bodies, `received` reply "
+        "(tests/standin/fake_sheets.py), on 127.0.0.1. `sent` is request bodies, `received` reply "
         "bodies. The baseline is the same resolution done the way gspread-dataframe users do it: one read "
         "per tab, then each changed tab written back whole.",
         google_table(google),

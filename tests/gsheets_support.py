@@ -8,8 +8,8 @@ from typing import Any
 
 from sheets_engine.stores.gsheets import GoogleSheetsStore
 from sheets_engine.stores.gsheets_http import RetryPolicy
-from sheets_engine.testing.keys import write_key_file
-from sheets_engine.testing.scenarios import KEY
+from tests.standin.keys import write_key_file
+from tests.standin.scenarios import KEY
 
 NO_WAIT = RetryPolicy(sleep=lambda seconds: None)
 

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 import pytest
 
+from sheets_engine.core.ruleset import get_ruleset
 from sheets_engine.sengoku import economy
 from sheets_engine.sengoku.economy import building_cost
-from sheets_engine.templates import TEMPLATE_ROOT
+from sheets_engine.templates import template_records
 from tests.campaigns import KATSUIE, provinces, small
 from tests.rules import cell, result_of, run
 
 
 def template_buildings(*extra: dict[str, Any]) -> list[dict[str, Any]]:
     """The template's Buildings rows, plus extra rows."""
-    with (TEMPLATE_ROOT / "sengoku" / "Buildings.csv").open(newline="") as handle:
-        return [*csv.DictReader(handle), *extra]
+    return [*template_records(get_ruleset("sengoku"), "Buildings"), *extra]
 
 
 # Stockpiles (Section 2) ----------------------------------------------------------

@@ -21,10 +21,10 @@ from sheets_engine import app
 from sheets_engine.stores.gsheets import GoogleSheetsStore
 from sheets_engine.stores.gsheets_http import RetryPolicy, SheetsUnavailable
 from sheets_engine.stores.guard import ConflictError
-from sheets_engine.testing.campaigns import demo_tabs
-from sheets_engine.testing.fake_sheets import FakeSheets
-from sheets_engine.testing.keys import TEST_ACCOUNT, write_key_file
-from sheets_engine.testing.server import serve
+from tests.standin.campaigns import demo_tabs
+from tests.standin.fake_sheets import FakeSheets
+from tests.standin.keys import TEST_ACCOUNT, write_key_file
+from tests.standin.server import serve
 
 KEY = "1FaultsCampaign0000000000000000000000000000"
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)

@@ -15,12 +15,12 @@ from sheets_engine.stores.gsheets import GoogleSheetsStore, load_credentials, sp
 from sheets_engine.stores.gsheets_http import RetryPolicy, SheetsClient, SheetsUnavailable
 from sheets_engine.stores.gsheets_layout import Block, extended_value, plan_write, rectangles, update_cells
 from sheets_engine.stores.guard import find_conflicts, same_value
-from sheets_engine.testing.cassettes import cassette_path
-from sheets_engine.testing.fake_sheets import FakeSheets
-from sheets_engine.testing.keys import TEST_ACCOUNT, service_account_info, write_key_file
-from sheets_engine.testing.record import record_stand_in
-from sheets_engine.testing.scenarios import SCENARIOS
 from tests.gsheets_support import run_cli
+from tests.standin.cassettes import cassette_path
+from tests.standin.fake_sheets import FakeSheets
+from tests.standin.keys import TEST_ACCOUNT, service_account_info, write_key_file
+from tests.standin.record import record_stand_in
+from tests.standin.scenarios import SCENARIOS
 
 KEY = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCd"
 

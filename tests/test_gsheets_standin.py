@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from sheets_engine.testing.fake_sheets import FakeSheets
+from tests.standin.fake_sheets import FakeSheets
 
 RECORDINGS = Path(
     os.environ.get("GSPREAD_CASSETTES")

@@ -2,7 +2,7 @@
 
 Every request must match a recorded one (method, URL, and the guard's ranges), and every recorded
 request must be made. When the engine changes what a turn writes, the cassettes go stale: re-record
-them offline with `python -m sheets_engine.testing.record` (docs/google-sheets.md).
+them offline with `python -m tests.standin.record` (docs/google-sheets.md).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from sheets_engine import app
 from sheets_engine.stores.base import StoreError
 from sheets_engine.stores.guard import ConflictError
 from sheets_engine.stores.xlsx import WorkbookStore
-from sheets_engine.testing.campaigns import demo_tabs
-from sheets_engine.testing.cassettes import replay
-from sheets_engine.testing.keys import TEST_ACCOUNT
-from sheets_engine.testing.scenarios import FORMULA_LETTER, KEY, MISSING_KEY, NOW, PRIVATE_KEY, SCENARIOS
 from tests.gsheets_support import ReplayEnv, run_cli, spy_writes
+from tests.standin.campaigns import demo_tabs
+from tests.standin.cassettes import replay
+from tests.standin.keys import TEST_ACCOUNT
+from tests.standin.scenarios import FORMULA_LETTER, KEY, MISSING_KEY, NOW, PRIVATE_KEY, SCENARIOS
 
 TOKEN, METADATA, READ, GUARD, WRITE = "token", "metadata", "read", "guard", "write"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
 
 from sheets_engine.core.problems import Problem
@@ -37,10 +37,11 @@ class Ruleset:
     name: str
     title: str
     tabs: tuple[TabSpec, ...]
-    templates: Path
+    templates: Traversable  # the package folder of the tabs' template CSVs (importlib.resources)
     check: Callable[[GameState], list[Problem]]
     recalc: Callable[[GameState], Outcome]
     resolve: Callable[[GameState, datetime, bool], Outcome]
+    seeded_tabs: tuple[str, ...] = ()  # tabs whose template must hold rows (the data tables)
 
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}

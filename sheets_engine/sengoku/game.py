@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import functools
+import io
+from importlib.resources import files
 from typing import Annotated
 
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError, model_validator
@@ -12,7 +16,7 @@ from sheets_engine.core.tables import GameState
 
 
 class GameSettings(BaseModel):
-    """Every key of the Game tab. Defaults live in templates/sengoku/Game.csv, not here."""
+    """Every key of the Game tab. Defaults live in the template Game tab, not here."""
 
     ruleset: Text = "sengoku"
     campaign: Text
@@ -102,7 +106,8 @@ def settings_problems(state: GameState, problems: list[Problem]) -> GameSettings
                         None,
                         "Key",
                         key,
-                        f"a row with Key '{key}' (see templates/sengoku/Game.csv)",
+                        f"a row with Key '{key}' and Value '{_template_default(key)}' (its default; "
+                        "a workbook from `sheets-engine init` has every key)",
                     )
                 )
             elif key in state.rows["Game"]:
@@ -112,3 +117,13 @@ def settings_problems(state: GameState, problems: list[Problem]) -> GameSettings
                 message = str(detail["msg"]).removeprefix("Value error, ")
                 problems.append(Problem("Game", None, "Value", "", message))
         return None
+
+
+@functools.cache
+def _template_defaults() -> dict[str, str]:
+    text = (files("sheets_engine.sengoku") / "templates" / "Game.csv").read_text(encoding="utf-8")
+    return {row["Key"]: row["Value"] for row in csv.DictReader(io.StringIO(text))}
+
+
+def _template_default(key: str) -> str:
+    return _template_defaults().get(key, "")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
+from importlib.resources import files
 
 from sheets_engine.core.ruleset import Outcome, Ruleset, register
 from sheets_engine.core.tables import Draft, GameState
 from sheets_engine.sengoku import derived, validate
 from sheets_engine.sengoku.game import read_settings
 from sheets_engine.sengoku.schema import TABS
-from sheets_engine.templates import TEMPLATE_ROOT
 
 
 def recalc(state: GameState) -> Outcome:
@@ -40,7 +40,8 @@ def build() -> Ruleset:
         name="sengoku",
         title="Sengoku Jidai",
         tabs=TABS,
-        templates=TEMPLATE_ROOT / "sengoku",
+        templates=files("sheets_engine.sengoku") / "templates",
+        seeded_tabs=("Game", "Buildings", "Units", "Terrain", "Tech", "Missions"),
         check=validate.check,
         recalc=recalc,
         resolve=resolve,

@@ -1,8 +1,8 @@
 """Re-record the project's cassettes (offline against the stand-in, or against real Google Sheets).
 
-    python -m sheets_engine.testing.record                    # every cassette, against the stand-in
-    python -m sheets_engine.testing.record --only conflict    # one of them
-    python -m sheets_engine.testing.record --google --credentials key.json \\
+    python -m tests.standin.record                    # every cassette, against the stand-in
+    python -m tests.standin.record --only conflict    # one of them
+    python -m tests.standin.record --google --credentials key.json \\
         --spreadsheet KEY --private-spreadsheet OTHER_KEY      # against Google (see docs/google-sheets.md)
 
 Recording against Google overwrites every tab of --spreadsheet: use a scratch spreadsheet shared
@@ -22,11 +22,11 @@ from typing import Any
 
 from sheets_engine.stores.gsheets import GoogleSheetsStore
 from sheets_engine.stores.gsheets_http import RetryPolicy
-from sheets_engine.testing.cassettes import SHEETS_ROOT, TOKEN_URL, UNRECORDED, cassette_path, make_vcr
-from sheets_engine.testing.fake_sheets import FakeSheets
-from sheets_engine.testing.keys import TEST_ACCOUNT, write_key_file
-from sheets_engine.testing.scenarios import KEY, MISSING_KEY, PRIVATE_KEY, SCENARIOS, Scenario
-from sheets_engine.testing.server import serve
+from tests.standin.cassettes import SHEETS_ROOT, TOKEN_URL, UNRECORDED, cassette_path, make_vcr
+from tests.standin.fake_sheets import FakeSheets
+from tests.standin.keys import TEST_ACCOUNT, write_key_file
+from tests.standin.scenarios import KEY, MISSING_KEY, PRIVATE_KEY, SCENARIOS, Scenario
+from tests.standin.server import serve
 
 NO_WAIT = RetryPolicy(sleep=lambda seconds: None)  # retries still counted and bounded, never slept
 
@@ -143,7 +143,7 @@ def _reset(side: GoogleSheetsStore) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Record the cassettes named (all by default)."""
-    parser = argparse.ArgumentParser(prog="python -m sheets_engine.testing.record", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tests.standin.record", description=__doc__.split("\n")[0])
     parser.add_argument("--only", action="append", choices=sorted(SCENARIOS), help="record only this scenario")
     parser.add_argument("--google", action="store_true", help="record against Google Sheets instead of the stand-in")
     parser.add_argument("--credentials", type=Path, help="service-account key file (with --google)")

@@ -1,6 +1,6 @@
 """The project's vcrpy cassettes: where they live, how requests match, what is scrubbed.
 
-One configuration serves recording (`sheets_engine.testing.record`) and replay (the tests):
+One configuration serves recording (`tests.standin.record`) and replay (the tests):
 - replay is `record_mode="none"`: a request with no recorded match fails the test, and `replay`
   fails it too if a recorded request was never made;
 - requests match on method and URL, and the guard's re-read also on its body (the ranges it asks
@@ -28,7 +28,7 @@ GUARD_ENDPOINT = "values:batchGetByDataFilter"
 ACCESS_TOKEN = "<ACCESS_TOKEN>"
 UNRECORDED = "X-Sheets-Engine-Unrecorded"  # requests carrying this header are made but never recorded
 MAX_KEPT_BODY = 32_000  # bodies above this many bytes are kept as size and hash only (never the guard's: it is matched)
-RERECORD = "python -m sheets_engine.testing.record"
+RERECORD = "python -m tests.standin.record"
 
 
 def cassette_path(name: str, gzipped: bool = False) -> Path:

@@ -19,8 +19,8 @@ from sheets_engine.stores.guard import ConflictError, column_letter
 from sheets_engine.stores.memory import MemoryStore
 from sheets_engine.stores.transfer import copy_campaign
 from sheets_engine.stores.xlsx import WorkbookStore
-from sheets_engine.testing.campaigns import demo_tabs, scaled_demo
-from sheets_engine.testing.keys import TEST_ACCOUNT
+from tests.standin.campaigns import demo_tabs, scaled_demo
+from tests.standin.keys import TEST_ACCOUNT
 
 # The spreadsheets of the cassettes (a real recording maps its own keys onto these).
 KEY = "1SengokuDemoCampaignStandInKey000000000000"

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-from sheets_engine.testing.fake_sheets import FakeSheets
+from tests.standin.fake_sheets import FakeSheets
 
 
 class _Quiet(WSGIRequestHandler):

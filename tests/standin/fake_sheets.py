@@ -1,7 +1,7 @@
 """A local stand-in for the parts of Google's Sheets API v4 (and OAuth token endpoint) the store uses.
 
 Tests never reach Google. They replay cassettes; the cassettes are recorded against this stand-in
-(`sheets_engine.testing.record`), and `tests/test_gsheets_standin.py` replays requests recorded
+(`tests.standin.record`), and `tests/test_gsheets_standin.py` replays requests recorded
 from the real API by gspread's maintainers against it and compares status codes, JSON shapes and
 error bodies. Benchmarks count its requests and bytes (`FakeSheets.served`).
 
@@ -272,7 +272,7 @@ class FakeSheets:
         return status, response_headers, out
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-        """WSGI: serve the stand-in on a local port (see `sheets_engine.testing.server`)."""
+        """WSGI: serve the stand-in on a local port (see `tests.standin.server`)."""
         length = int(environ.get("CONTENT_LENGTH") or 0)
         body = environ["wsgi.input"].read(length) if length else b""
         path = environ.get("PATH_INFO", "").encode("latin-1").decode("utf-8")  # WSGI hands bytes as latin-1
