@@ -10,9 +10,10 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
+from sheets_engine.core.deadlines import time_zone
 from sheets_engine.core.load import load_state
 from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
 from sheets_engine.core.ruleset import Outcome, Ruleset, detect_ruleset, get_ruleset
@@ -87,13 +88,17 @@ def recalc(source: str | Store, dry_run: bool = False, now: datetime | None = No
 def resolve(source: str | Store, dry_run: bool = False, now: datetime | None = None, force: bool = False) -> Report:
     """Resolve the Game tab's turn; write everything it changed in one write.
 
-    A turn already resolved, or one not yet due (min_hours_between_turns), is left alone: the
-    report's summary says why, and nothing is written. `force` skips only the wait.
+    A turn already resolved, or one not yet due (its deadline, or min_hours_between_turns when the
+    campaign has none), is left alone: the report's summary says why, and nothing is written. `force`
+    skips only the wait, and takes this moment as the cutoff for form responses. `now` is the clock
+    (default: the system's); a time without a zone is in the campaign's `time_zone`.
     """
     store = _store(source)
     with exclusive(store, "resolve", dry_run):
         campaign = _checked(store)
         moment = now or datetime.now(UTC)
+        if moment.tzinfo is None:  # a time given without a zone is the campaign's (where its deadline is)
+            moment = moment.replace(tzinfo=_campaign_zone(campaign.state))
         return _commit(campaign, campaign.ruleset.resolve(campaign.state, moment, force), dry_run, moment)
 
 
@@ -138,6 +143,13 @@ def exclusive(store: Store, command: str, dry_run: bool = False) -> Iterator[Non
         return
     with lock(f"sheets-engine {command}"):
         yield
+
+
+def _campaign_zone(state: GameState) -> tzinfo:
+    try:
+        return time_zone(str(state.game("time_zone", "") or ""))
+    except ValueError:  # the checks have reported it already
+        return UTC
 
 
 def _store(source: str | Store) -> Store:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -261,19 +262,38 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
 @click.argument("source")
 @click.option("--dry-run", is_flag=True, help="Print every change the turn would make and write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (for cron logs).")
-@click.option("--force", is_flag=True, help="Resolve now even if min_hours_between_turns has not passed.")
-def resolve(source: str, dry_run: bool, as_json: bool, force: bool) -> None:
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Resolve now, before the deadline (or min_hours_between_turns); orders sent by now join the turn.",
+)
+@click.option(
+    "--now",
+    "at",
+    metavar="TIME",
+    help="Run as if at TIME (YYYY-MM-DD HH:MM[:SS], in the campaign's time_zone unless it ends in +HH:MM or Z).",
+)
+def resolve(source: str, dry_run: bool, as_json: bool, force: bool, at: str | None) -> None:
     """Resolve the Game tab's turn: every order, in the rules' fixed sequence, in one write.
 
-    A turn that was already resolved, or is not due yet, is left alone (exit 0), so cron may
-    run this as often as it likes.
+    A turn that was already resolved, or is not due yet (its deadline has not passed), is left
+    alone (exit 0), so cron may run this every few minutes: each turn resolves once, at its deadline.
 
     Example: sheets-engine resolve campaign.xlsx --dry-run
     """
     from sheets_engine import app
 
-    report = _with_progress(lambda: app.resolve(_store(source), dry_run=dry_run, force=force), as_json)
+    now = _moment(at) if at else None
+    report = _with_progress(lambda: app.resolve(_store(source), dry_run=dry_run, now=now, force=force), as_json)
     _print_resolution(report, as_json)
+
+
+def _moment(text: str) -> datetime:
+    """--now's time: ISO 8601; without a zone it is left naive (the campaign's time_zone)."""
+    try:
+        return datetime.fromisoformat(text.strip())
+    except ValueError as error:
+        raise BadInput(f"--now '{text}' is not a time (YYYY-MM-DD HH:MM:SS, optionally +HH:MM or Z)") from error
 
 
 def _with_progress(work: Any, quiet: bool) -> Any:

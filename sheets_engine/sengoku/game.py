@@ -8,9 +8,10 @@ import io
 from importlib.resources import files
 from typing import Annotated
 
-from pydantic import BaseModel, BeforeValidator, Field, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator, model_validator
 
 from sheets_engine.core.cells import Count, Text, Timestamp, Whole, split_names
+from sheets_engine.core.deadlines import Schedule, local_time, read_ledger, schedule, time_zone
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import GameState
 
@@ -59,6 +60,40 @@ class GameSettings(BaseModel):
     siege_timer: Count = Field(ge=1)
     siege_timer_piety5: Count = Field(ge=1)
     hostile_presence_death_chance: Count = Field(le=100)
+    # Deadlines (issue 14); optional so that a workbook from before them keeps today's behaviour.
+    deadline: Timestamp = ""
+    time_zone: Text = ""
+    turn_hours: Count = 0
+    cutoffs: Text = ""
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        time_zone(value)
+        return value
+
+    @field_validator("deadline")
+    @classmethod
+    def _deadline_time(cls, value: str) -> str:
+        if value.strip() and local_time(value, time_zone("")) is None:
+            raise ValueError("expected a time such as 2026-12-01 20:00:00 (in time_zone)")
+        return value
+
+    @field_validator("cutoffs")
+    @classmethod
+    def _ledger(cls, value: str) -> str:
+        read_ledger(value, time_zone(""))
+        return value
+
+    @model_validator(mode="after")
+    def _turn_length(self) -> GameSettings:
+        if self.deadline.strip() and self.turn_hours < 1:
+            raise ValueError("turn_hours must be at least 1 when a deadline is set")
+        return self
+
+    def schedule(self) -> Schedule:
+        """The turn's deadline, the turn length and the cutoffs kept from earlier resolutions."""
+        return schedule(self.turn, self.deadline, self.turn_hours, self.time_zone, self.cutoffs)
 
     @model_validator(mode="after")
     def _winter_in_year(self) -> GameSettings:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Hashable, Iterable
+from datetime import datetime, tzinfo
 
 from sheets_engine.core.cells import timestamp_text
+from sheets_engine.core.deadlines import local_time
 from sheets_engine.core.tables import Draft
 from sheets_engine.sengoku.schema import CharacterStatus, OrderStatus, OrderType
 from sheets_engine.sengoku.turn import Order, Turn
@@ -43,8 +45,12 @@ def _identity(*values: object) -> tuple[str, ...]:
 
 
 def copy_responses(turn: Turn) -> int:
-    """Each form response not yet in Orders becomes an Orders row for this turn."""
+    """Each form response not yet in Orders, sent by the turn's cutoff, becomes an Orders row for this turn.
+
+    A response sent after the cutoff (its timestamp is in the spreadsheet's time zone) waits in the
+    form for the turn it belongs to; `turn.summary` counts them."""
     draft = turn.draft
+    zone = turn.settings.schedule().zone
     responses = draft.frame("Form Responses 1")
     orders = draft.frame("Orders")
     copied = Counter(
@@ -60,6 +66,9 @@ def copy_responses(turn: Turn) -> int:
         )  # fmt: skip
         if copied[ident] > 0:
             copied[ident] -= 1
+            continue
+        if turn.cutoff is not None and not _sent_by(submitted, zone, turn.cutoff):
+            turn.summary["form responses waiting for a later turn"] += 1
             continue
         secret = str(response["Secret"]).strip().casefold() in ("true", "yes", "y", "1", "secret")
         draft.add_row(
@@ -80,6 +89,12 @@ def copy_responses(turn: Turn) -> int:
         )
         added += 1
     return added
+
+
+def _sent_by(submitted: str, zone: tzinfo, cutoff: datetime) -> bool:
+    """Was a response sent at or before the cutoff? One whose time cannot be read joins now (as before)."""
+    moment = local_time(submitted, zone)
+    return moment is None or moment <= cutoff
 
 
 def intake(turn: Turn) -> None:

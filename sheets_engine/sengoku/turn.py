@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sheets_engine.core.deadlines import local_text, write_ledger
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.tables import Draft, GameState
@@ -48,6 +49,7 @@ class Turn:
     dice: Dice
     number: int
     orders: list[Order] = field(default_factory=list)
+    cutoff: datetime | None = None  # responses sent after it wait for a later turn (None: all join)
     summary: Counter[str] = field(default_factory=Counter)
 
     @functools.cached_property
@@ -146,16 +148,31 @@ def _phases() -> list[tuple[int, str, Phase]]:
 
 
 def advance(turn: Turn) -> None:
-    """Step 14: `turn` += 1, `last_resolved_turn` and `last_resolved_at` written."""
+    """Step 14: `turn` += 1, `last_resolved_turn` written, the deadline moved on by the turn length, and a
+    forced cutoff kept in `cutoffs` (so that the turn resolved again after a rollback takes the same orders)."""
     cause = f"turn {turn.number} resolved"
     turn.draft.set("Game", "turn", "Value", str(turn.number + 1), cause)
     turn.draft.set("Game", "last_resolved_turn", "Value", str(turn.number), cause)
+    plan = turn.settings.schedule()
+    following = plan.next_deadline()
+    if following is None:
+        return
+    turn.draft.set("Game", "deadline", "Value", local_text(following, plan.zone), cause)
+    if turn.cutoff is not None and turn.cutoff != plan.deadline and plan.recorded() is None:
+        ledger = {**plan.cutoffs, turn.number: turn.cutoff}
+        turn.draft.set("Game", "cutoffs", "Value", write_ledger(ledger, plan.zone), cause)
 
 
 def not_due(settings: GameSettings, now: datetime) -> str:
-    """Why this resolution should do nothing, or "" when the turn is due."""
+    """Why this resolution should do nothing, or "" when the turn is due.
+
+    With a deadline the turn is due once it has passed; without one, `min_hours_between_turns` after the
+    last resolution (so that a second cron run does nothing)."""
     if settings.last_resolved_turn >= settings.turn:
         return f"turn {settings.turn} was already resolved (last_resolved_turn is {settings.last_resolved_turn})"
+    plan = settings.schedule()
+    if plan.deadline is not None:
+        return plan.waiting(now)
     if settings.last_resolved_at and settings.min_hours_between_turns:
         try:
             last = datetime.strptime(settings.last_resolved_at, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
@@ -192,7 +209,8 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False) -> Outcom
     if reason and not (force and settings.last_resolved_turn < settings.turn):
         return Outcome(state, [], {}, settings.turn, {"resolved": False, "reason": reason})
     draft = Draft(state)
-    turn = Turn(draft, settings, Dice(settings.seed, settings.turn), settings.turn)
+    cutoff = settings.schedule().cutoff(now, force)
+    turn = Turn(draft, settings, Dice(settings.seed, settings.turn), settings.turn, cutoff=cutoff)
     for _step, _name, phase in _phases():
         phase(turn)
     stamp = now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
@@ -206,4 +224,8 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False) -> Outcom
         "winter": turn.winter,
         **dict(turn.summary),
     }
+    plan = settings.schedule()
+    if turn.cutoff is not None and plan.deadline is not None:
+        summary["orders sent by"] = local_text(turn.cutoff, plan.zone)
+        summary["next deadline"] = local_text(plan.next_deadline() or plan.deadline, plan.zone)
     return Outcome(draft.finish(), draft.changes, dict(draft.logs), turn.number, summary)
