@@ -3,13 +3,15 @@
 A pure function of the tabs as read (`plan_rollback`); the service layer writes its cells in one
 write. How it works:
 
-- History is read as runs (the rows of one resolution id, appended together). Walking back from
-  the newest, each run is undone, cell by cell, newest first, down to and including the latest
-  run that resolved turn N (the run whose History row sets Game `turn` from N to N+1). Recalc
-  runs in between are undone too.
+- History is read as runs (the rows of one resolution id, appended together; every row carries its
+  run's id and the turn it belongs to). Walking back from the newest, every run of turn N or later
+  is undone, cell by cell, newest first: resolutions, recalcs and the steps of a turn that paused
+  alike, down to the newest run of an earlier turn.
 - A run that was itself a rollback (every Cause reads "rollback to before turn M") is not undone:
-  it had already undone everything back to the latest resolution of turn M before it, so the walk
-  jumps over it and those runs. The result is the same, and rows it cleared need not be found.
+  it had already undone every run of turn M or later before it, so the walk jumps over it and
+  those runs. The result is the same, and rows it cleared need not be found.
+- The Game key `cutoffs` (the cutoffs of forced resolutions) is kept: it records the runs rather
+  than the game, and a turn resolved again takes its orders up to the same moment.
 - Rows a turn appended (their History Old is empty) are cleared: every cell the engine filled goes
   back to empty, so the row is blank again and the next resolution appends in the same place.
 - Log tabs (Battles, Notifications) make no History when written; their rows of turn N or later
@@ -40,6 +42,9 @@ from sheets_engine.stores.base import CellWrite, RawTab
 from sheets_engine.stores.guard import same_value
 
 CAUSE = "rollback to before turn {turn}"
+# Cells a rollback keeps as they are: the cutoffs forced resolutions took, so that a turn resolved
+# again takes the same orders (core/deadlines.py).
+KEPT = {("Game", "cutoffs")}
 _CAUSE = re.compile(r"^rollback to before turn (\d+)$")
 
 
@@ -234,16 +239,6 @@ def runs(entries: Sequence[Entry]) -> list[list[Entry]]:
     return found
 
 
-def resolved_turn(run: Sequence[Entry]) -> int | None:
-    """The turn this run resolved (its row moving Game `turn` from N to N+1), else None."""
-    for e in run:
-        if norm(e.tab) == "game" and norm(e.key) == "turn" and norm(e.column) == "value":
-            old, new = whole(e.old), whole(e.new)
-            if old is not None and new == old + 1 and e.turn == old:
-                return old
-    return None
-
-
 def rolled_back_to(run: Sequence[Entry]) -> int | None:
     """M if this run was a rollback to before turn M."""
     targets = {m.group(1) for e in run if (m := _CAUSE.match(e.cause))}
@@ -253,33 +248,47 @@ def rolled_back_to(run: Sequence[Entry]) -> int | None:
 
 
 def runs_to_undo(entries: Sequence[Entry], turn: int) -> list[list[Entry]]:
-    """The runs to undo, newest first, down to the latest resolution of `turn`."""
+    """The runs to undo, newest first: every run of `turn` or later (History's Turn), paused steps and
+    recalcs included, back to the newest run of an earlier turn. A rollback run is jumped over with
+    the runs it undid."""
     found = runs(entries)
     undo = []
     i = len(found) - 1
     while i >= 0:
         run = found[i]
         target = rolled_back_to(run)
-        if target is not None:  # jump over it and what it undid
-            before = [j for j in range(i) if resolved_turn(found[j]) == target]
-            if not before:
-                raise RollbackError(
-                    f"History row {run[0].sheet_row} records a rollback to before turn {target}, but History "
-                    f"holds no resolution of turn {target} before it"
-                )
-            i = before[-1] - 1
+        if target is not None:
+            i = _before_rollback(found, i, target)
             continue
-        resolved = resolved_turn(run)
-        if resolved is not None and resolved < turn:
+        if run[0].turn < turn:
             break
         undo.append(run)
-        if resolved == turn:
-            return undo
         i -= 1
-    raise RollbackError(
-        f"History holds no resolution of turn {turn} (the row that moves Game turn from {turn} to {turn + 1}); "
-        "was History edited? Nothing was written"
-    )
+    if not any(run[0].turn == turn for run in undo):
+        raise RollbackError(
+            f"History holds no resolution of turn {turn} (no run of turn {turn} after the runs of earlier "
+            "turns); was History edited? Nothing was written"
+        )
+    return undo
+
+
+def _before_rollback(found: Sequence[Sequence[Entry]], at: int, target: int) -> int:
+    """The index of the newest run that the rollback at `at` (to before turn `target`) did not undo."""
+    i = at - 1
+    while i >= 0:
+        earlier = rolled_back_to(found[i])
+        if earlier is not None:
+            i = _before_rollback(found, i, earlier)
+            continue
+        if found[i][0].turn < target:
+            return i
+        i -= 1
+    if not any(run[0].turn == target for run in found[:at]):
+        raise RollbackError(
+            f"History row {found[at][0].sheet_row} records a rollback to before turn {target}, but History "
+            f"holds no resolution of turn {target} before it"
+        )
+    return i
 
 
 def game_turns(sheet: _Sheet) -> tuple[int, int]:
@@ -315,6 +324,8 @@ def plan_rollback(raw: Mapping[str, RawTab], specs: Iterable[TabSpec], turn: int
             spec = sheet.spec(entry.tab)
             if spec.log:
                 continue  # log rows are cleared by their Turn below
+            if (spec.name, norm(entry.key)) in KEPT:
+                continue  # the run ledger: what the runs were, not what they changed
             row = sheet.row_of(spec.name, entry.key, entry)
             located.append((entry, spec.name, row, sheet.index(spec.name, entry.column)))
         for entry, tab, row, index in reversed(located):

@@ -22,7 +22,7 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
     """Type every tab by its row model. Returns the state and every problem found."""
     by_title = {norm(title): tab for title, tab in raw.items()}
     problems: list[Problem] = []
-    tables, rows, layouts, spec_map = {}, {}, {}, {}
+    tables, rows, layouts, spec_map, blanks = {}, {}, {}, {}, {}
     for spec in specs:
         spec_map[spec.name] = spec
         tab = by_title.get(norm(spec.name))
@@ -45,10 +45,11 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
         if spec.log:
             tables[spec.name], rows[spec.name] = empty_frame(spec), {}
             continue
-        frame, keys, tab_problems = _type_rows(spec, tab, columns)
+        frame, keys, tab_problems = _type_rows(spec, tab, columns, blanks.setdefault(spec.name, set()))
         problems += tab_problems
         tables[spec.name], rows[spec.name] = frame, keys
-    return GameState(spec_map, tables, rows, layouts), problems
+    frozen = {name: frozenset(cells) for name, cells in blanks.items() if cells}
+    return GameState(spec_map, tables, rows, layouts, frozen), problems
 
 
 def _header(spec: TabSpec, tab: RawTab) -> tuple[dict[str, int], list[Problem]]:
@@ -69,7 +70,9 @@ def _header(spec: TabSpec, tab: RawTab) -> tuple[dict[str, int], list[Problem]]:
     return found, problems
 
 
-def _type_rows(spec: TabSpec, tab: RawTab, columns: dict[str, int]) -> tuple[Any, dict[Hashable, int], list[Problem]]:
+def _type_rows(
+    spec: TabSpec, tab: RawTab, columns: dict[str, int], blanks: set[tuple[Hashable, str]]
+) -> tuple[Any, dict[Hashable, int], list[Problem]]:
     assert spec.model is not None
     problems: list[Problem] = []
     records: list[dict[str, Any]] = []
@@ -109,6 +112,7 @@ def _type_rows(spec: TabSpec, tab: RawTab, columns: dict[str, int]) -> tuple[Any
             problems.append(key_problem)
             continue
         record = model.model_dump(by_alias=True)
+        blanks.update((key, c) for c, v in values.items() if is_blank(v) and not is_blank(record.get(c)))
         records.append(record)
         keys.append(key)
         key_rows[key] = number

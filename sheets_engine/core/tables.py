@@ -85,6 +85,9 @@ class GameState:
     tables: Mapping[str, pd.DataFrame]
     rows: Mapping[str, Mapping[Hashable, int]]
     layouts: Mapping[str, Layout] = field(default_factory=dict)
+    # (key, column) of cells that were empty in the sheet but read as a value (0, FALSE, Pending):
+    # History records them as empty, so that a rollback leaves a blank blank.
+    blanks: Mapping[str, frozenset[tuple[Hashable, str]]] = field(default_factory=dict)
 
     def frame(self, tab: str) -> pd.DataFrame:
         """The tab's frame (treat as read-only)."""

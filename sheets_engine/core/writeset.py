@@ -38,22 +38,31 @@ def history_key(state: GameState, tab: str, key: Hashable) -> str:
 
 
 def history_rows(state: GameState, changes: Iterable[Change], stamp: Stamp) -> list[dict[str, Any]]:
-    """One History row per changed cell (changes already collapsed)."""
+    """One History row per changed cell (changes already collapsed). Old is what the sheet held: a cell
+    that was empty is recorded empty, whatever it read as, so that a rollback leaves it empty."""
     return [
-        {
-            "Turn": stamp.turn,
-            "Resolution": stamp.resolution,
-            "At": stamp.at,
-            "Tab": c.tab,
-            "Key": history_key(state, c.tab, c.key),
-            "Column": c.column,
-            "Old": c.old,
-            "New": c.new,
-            "Cause": c.cause,
-            "Roll": c.roll,
-        }
+        history_record(stamp, c.tab, history_key(state, c.tab, c.key), c.column,
+                       "" if (c.key, c.column) in state.blanks.get(c.tab, ()) else c.old, c.new, c.cause, c.roll)
         for c in changes
-    ]
+    ]  # fmt: skip
+
+
+def history_record(
+    stamp: Stamp, tab: str, key: str, column: str, old: Any, new: Any, cause: str, roll: str = ""
+) -> dict[str, Any]:
+    """The one History row model: every run, resolution, recalc or rollback, writes its rows so."""
+    return {
+        "Turn": stamp.turn,
+        "Resolution": stamp.resolution,
+        "At": stamp.at,
+        "Tab": tab,
+        "Key": key,
+        "Column": column,
+        "Old": old,
+        "New": new,
+        "Cause": cause,
+        "Roll": roll,
+    }
 
 
 def cell_writes(

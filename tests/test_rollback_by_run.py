@@ -1,0 +1,136 @@
+"""Rollback by run (issue 14): roll back to turn 1 and resolve again, and the turns are the same.
+
+The demo with a deadline every day at 20:00 Tokyo time. Three turns resolve at their deadlines with
+new form responses arriving between them, some a few minutes after each deadline (so they belong to
+the next turn). Then more responses arrive, for turn 4; the campaign is rolled back to before turn 1
+and turns 1 to 3 are resolved again at once, late. Every cell is as it was after the first three
+turns (History and the runs' own times apart), and every cell blank before turn 1 is blank after
+the rollback.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from openpyxl import load_workbook
+
+from sheets_engine import app
+from sheets_engine.stores.xlsx import WorkbookStore
+
+TOKYO = ZoneInfo("Asia/Tokyo")
+FIRST = datetime(2026, 11, 28, 20, 0, tzinfo=TOKYO)
+RUN_TIMES = {("Game", "last_resolved_at")}  # the runs' own timestamps
+# (sent, email, character, order, target, detail): what arrives after each first-pass run
+ARRIVING = [
+    [
+        ("2026-11-29 09:00:00", "kiyosu.fox@example.com", "Oda Nobunaga", "tax-province", "Owari", ""),
+        ("2026-11-29 10:30:00", "sunpu.poet@example.com", "Imagawa Yoshimoto", "write-letter", "Oda", "Yield."),
+        ("2026-11-29 12:00:00", "patient.hostage@example.com", "Matsudaira Motoyasu", "recruit-levies", "Totomi", ""),
+        ("2026-11-29 19:59:00", "narumi.holdout@example.com", "Okabe Motonobu", "lead-army", "Imagawa Main Host",
+         "Mikawa"),
+        ("2026-11-29 20:01:00", "kiyosu.fox@example.com", "Oda Nobunaga", "lead-army", "Oda Main Host", "Mikawa"),
+        ("2026-11-29 20:03:00", "tiger.of.kai@example.com", "Takeda Shingen", "tax-province", "Kai", ""),
+    ],
+    [
+        ("2026-11-30 08:00:00", "sandal.bearer@example.com", "Kinoshita Tokichiro", "build", "Owari", "Storehouse"),
+        ("2026-11-30 11:00:00", "sunpu.poet@example.com", "Imagawa Yoshimoto", "tax-province", "Suruga", ""),
+        ("2026-11-30 20:00:00", "rice.steward@example.com", "Niwa Nagahide", "tax-province", "Mino", ""),
+        ("2026-11-30 20:04:00", "kiyosu.fox@example.com", "Oda Nobunaga", "tax-province", "Owari", ""),
+    ],
+    [  # after the third turn: for turn 4, before and after its deadline
+        ("2026-12-01 09:00:00", "sunpu.poet@example.com", "Imagawa Yoshimoto", "write-letter", "Oda", "Again."),
+        ("2026-12-01 20:02:00", "tiger.of.kai@example.com", "Takeda Shingen", "tax-province", "Kai", ""),
+    ],
+]  # fmt: skip
+
+Cells = dict[tuple[str, int, int], Any]
+
+
+def cells(path: Path) -> Cells:
+    """Every non-blank cell of every tab but History, by (tab, row, column)."""
+    found: Cells = {}
+    for title, tab in WorkbookStore(path).read().items():
+        if title == "History":
+            continue
+        for number, values in tab.rows:
+            for column, value in enumerate(values, start=1):
+                if value is not None and value != "":
+                    found[(title, number, column)] = value
+    return found
+
+
+def without_run_times(found: Cells, path: Path) -> Cells:
+    """The cells, the rows recording the runs' own times left out."""
+    game = WorkbookStore(path).read()["Game"]
+    skip = {n for n, values in game.rows if ("Game", values[0]) in RUN_TIMES}
+    return {k: v for k, v in found.items() if not (k[0] == "Game" and k[1] in skip)}
+
+
+def set_game(path: Path, values: dict[str, Any]) -> None:
+    book = load_workbook(path)
+    for row in book["Game"].iter_rows(min_row=2):
+        if row[0].value in values:
+            row[1].value = values[row[0].value]
+    book.save(path)
+
+
+def respond(path: Path, batch: list[tuple[str, ...]]) -> None:
+    """Google appends each response to the form's tab when it is sent."""
+    book = load_workbook(path)
+    sheet = book["Form Responses 1"]
+    for sent, email, character, order, target, detail in batch:
+        sheet.append([sent, email, character, order, target or None, detail or None])
+    book.save(path)
+
+
+def resolve(path: Path, now: datetime, turn: int, force: bool = False) -> app.Report:
+    report = app.resolve(str(path), now=now, force=force)
+    assert report.summary["resolved"] is True and report.summary["turn"] == turn, report.summary
+    return report
+
+
+@pytest.mark.parametrize("forced", [False, True], ids=["at the deadlines", "turn 2 forced early"])
+def test_rollback_to_turn_1_then_resolving_gives_the_same_turns(tmp_path: Path, forced: bool) -> None:
+    path = tmp_path / "campaign.xlsx"
+    app.init(str(path), demo=True)
+    set_game(path, {"deadline": "2026-11-28 20:00:00", "time_zone": "Asia/Tokyo", "turn_hours": 24})
+    before = cells(path)
+    first = resolve(path, FIRST + timedelta(minutes=5), 1)
+    assert first.summary["form responses waiting for a later turn"] == 1  # the demo's 20:02 response
+    respond(path, ARRIVING[0])
+    # turn 2 at its deadline, or by a GM at 18:00 (then the 19:59 march waits for turn 3)
+    second = FIRST + timedelta(days=1, hours=-2) if forced else FIRST + timedelta(days=1, minutes=5)
+    resolve(path, second, 2, force=forced)
+    respond(path, ARRIVING[1])
+    resolve(path, FIRST + timedelta(days=2, minutes=5), 3)
+    after = cells(path)
+    turns = {r[1]: r[0] for _, r in WorkbookStore(path).read()["Orders"].rows}
+    assert (turns["2026-11-28 20:02:00"], turns["2026-11-29 20:01:00"], turns["2026-11-30 20:00:00"]) == (2, 3, 3)
+    assert turns["2026-11-29 19:59:00"] == (3 if forced else 2)
+    assert "2026-11-30 20:04:00" not in turns  # turn 4 has not been resolved: it waits in the form
+    respond(path, ARRIVING[2])
+
+    rolled = app.rollback(str(path), 1, now=FIRST + timedelta(days=3, hours=-5))
+    assert rolled.summary["runs undone"] == 3
+    now = cells(path)
+    kept = {k for k in now if k not in before}
+    # every cell blank before turn 1 is blank again; only the new form responses and, when a turn was
+    # forced, the cutoff it took (the run ledger a rollback keeps) are there
+    assert {k[0] for k in kept} <= {"Form Responses 1", "Game"}
+    game_kept = {now[("Game", k[1], 1)] for k in kept if k[0] == "Game"}
+    assert game_kept == ({"cutoffs"} if forced else set())
+    assert {k: v for k, v in now.items() if k in before} == before
+
+    late = FIRST + timedelta(days=3, hours=1)  # every deadline long past, turn 4's too
+    for turn in (1, 2, 3):
+        resolve(path, late, turn)
+    assert without_run_times(cells(path), path) == without_run_times({**after, **_responses(path)}, path)
+
+
+def _responses(path: Path) -> Cells:
+    """The form's cells now (the responses that arrived since the first pass)."""
+    return {k: v for k, v in cells(path).items() if k[0] == "Form Responses 1"}
