@@ -16,9 +16,10 @@ from typing import Any
 from sheets_engine.core.deadlines import time_zone
 from sheets_engine.core.load import load_state
 from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
-from sheets_engine.core.ruleset import Outcome, Ruleset, detect_ruleset, get_ruleset
+from sheets_engine.core.ruleset import Outcome, Ruleset, detect_ruleset
 from sheets_engine.core.tables import Change, GameState
 from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
+from sheets_engine.rulesets import get_ruleset
 from sheets_engine.stores import open_store
 from sheets_engine.stores.base import Store, StoreError
 from sheets_engine.templates import template_tabs

@@ -13,7 +13,7 @@ import random
 from collections import deque
 from typing import Any
 
-from sheets_engine.core.ruleset import get_ruleset
+from sheets_engine.rulesets import get_ruleset
 from sheets_engine.templates import template_tabs
 
 SYLLABLES = (

@@ -7,8 +7,8 @@ from typing import Any
 from sheets_engine.core.dice import Dice, Roll
 from sheets_engine.core.load import load_state
 from sheets_engine.core.problems import Severity
-from sheets_engine.core.ruleset import get_ruleset
 from sheets_engine.core.tables import Draft, GameState
+from sheets_engine.rulesets import get_ruleset
 from sheets_engine.sengoku.game import read_settings
 from sheets_engine.sengoku.turn import Turn
 from sheets_engine.sengoku.validate import check

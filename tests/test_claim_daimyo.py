@@ -14,7 +14,8 @@ import pytest
 from sheets_engine.sengoku import knowledge, orders
 from sheets_engine.sengoku.claim_daimyo import claim_daimyo, flee_threshold
 from sheets_engine.sengoku.execution import executions
-from sheets_engine.sengoku.turn import Turn, _phases
+from sheets_engine.sengoku.phases import _phases
+from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
 
 NOBUNAGA, KATSUIE, NAGAHIDE, TOKICHIRO = "Oda Nobunaga", "Shibata Katsuie", "Niwa Nagahide", "Kinoshita Tokichiro"

@@ -10,7 +10,8 @@ from sheets_engine.sengoku import orders
 from sheets_engine.sengoku.alliances import declarations, mutual
 from sheets_engine.sengoku.diplomacy import designate_allies, establish_relations
 from sheets_engine.sengoku.execution import executions
-from sheets_engine.sengoku.turn import Turn, _phases
+from sheets_engine.sengoku.phases import _phases
+from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
 
 DAIMYOS = {"Oda": "Oda Nobunaga", "Takeda": "Takeda Shingen", "Mori": "Mori Motonari"}

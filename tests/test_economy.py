@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from sheets_engine.core.ruleset import get_ruleset
+from sheets_engine.rulesets import get_ruleset
 from sheets_engine.sengoku import economy
 from sheets_engine.sengoku.economy import building_cost
 from sheets_engine.templates import template_records

@@ -13,7 +13,8 @@ import pytest
 
 from sheets_engine.sengoku import knowledge, orders
 from sheets_engine.sengoku.execution import execution_threshold, executions
-from sheets_engine.sengoku.turn import Turn, _phases
+from sheets_engine.sengoku.phases import _phases
+from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
 
 

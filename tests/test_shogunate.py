@@ -14,8 +14,9 @@ import pytest
 from sheets_engine.sengoku import orders
 from sheets_engine.sengoku.execution import executions
 from sheets_engine.sengoku.game import read_settings
+from sheets_engine.sengoku.phases import _phases
 from sheets_engine.sengoku.shogunate import at_least_more, character_cap, claim_shogunate, deployed_units
-from sheets_engine.sengoku.turn import Turn, _phases
+from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
 
 DAIMYOS = {"Oda": "Oda Nobunaga", "Takeda": "Takeda Shingen", "Mori": "Mori Motonari", "Uesugi": "Uesugi Kenshin"}

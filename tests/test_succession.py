@@ -10,8 +10,9 @@ import pytest
 from sheets_engine.sengoku import knowledge, orders
 from sheets_engine.sengoku.characters import kill
 from sheets_engine.sengoku.execution import executions
+from sheets_engine.sengoku.phases import _phases
 from sheets_engine.sengoku.succession import succession
-from sheets_engine.sengoku.turn import Turn, _phases
+from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from sheets_engine.core.dice import Dice
 from sheets_engine.sengoku.game import read_settings
-from sheets_engine.sengoku.turn import _phases, resolve_turn
+from sheets_engine.sengoku.phases import _phases, resolve_turn
 from tests.campaigns import KATSUIE, provinces, small
 
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)

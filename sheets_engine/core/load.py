@@ -9,8 +9,8 @@ from pydantic import ValidationError
 
 from sheets_engine.core.cells import is_blank, name_text
 from sheets_engine.core.problems import Problem
+from sheets_engine.core.store import RawTab
 from sheets_engine.core.tables import GameState, Layout, TabSpec, empty_frame, frame_from_records
-from sheets_engine.stores.base import RawTab
 
 
 def norm(text: Any) -> str:

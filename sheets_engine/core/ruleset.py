@@ -1,7 +1,8 @@
 """Rulesets: each is its own tabs, checks, recalculation and turn resolution.
 
 The engine around them (stores, validation of cells, History, the CLI) is shared. A workbook
-names its ruleset in the Game tab's `ruleset` key; Sengoku Jidai is the default.
+names its ruleset in the Game tab's `ruleset` key; Sengoku Jidai is the default. Core knows no
+ruleset: the registry is sheets_engine.rulesets.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import Change, GameState, TabSpec
 
 if TYPE_CHECKING:
-    from sheets_engine.stores.base import RawTab
+    from sheets_engine.core.store import RawTab
 
 
 @dataclass(frozen=True)
@@ -44,28 +45,6 @@ class Ruleset:
     seeded_tabs: tuple[str, ...] = ()  # tabs whose template must hold rows (the data tables)
 
 
-_REGISTRY: dict[str, Callable[[], Ruleset]] = {}
-
-
-def register(name: str, factory: Callable[[], Ruleset]) -> None:
-    """Make a ruleset available by the name a Game tab gives."""
-    _REGISTRY[name] = factory
-
-
-def get_ruleset(name: str) -> Ruleset:
-    """The ruleset of this name; a clear error for an unknown one."""
-    _load_builtin()
-    if name not in _REGISTRY:
-        raise KeyError(f"unknown ruleset '{name}' (known: {', '.join(sorted(_REGISTRY))})")
-    return _REGISTRY[name]()
-
-
-def ruleset_names() -> list[str]:
-    """Every ruleset the engine knows."""
-    _load_builtin()
-    return sorted(_REGISTRY)
-
-
 def detect_ruleset(raw: dict[str, RawTab]) -> str:
     """The ruleset a workbook names in its Game tab (`ruleset` key), else Sengoku Jidai."""
     for title, tab in raw.items():
@@ -76,8 +55,3 @@ def detect_ruleset(raw: dict[str, RawTab]) -> str:
                 value = str(cells[1] or "").strip().casefold()
                 return value or "sengoku"
     return "sengoku"
-
-
-def _load_builtin() -> None:
-    if "sengoku" not in _REGISTRY:
-        from sheets_engine.sengoku import ruleset as _sengoku  # noqa: F401  (registers itself)

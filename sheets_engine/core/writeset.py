@@ -6,8 +6,8 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sheets_engine.core.store import CellWrite
 from sheets_engine.core.tables import Change, GameState, collapse
-from sheets_engine.stores.base import CellWrite
 
 HISTORY_COLUMNS = (
     "Turn",

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from sheets_engine.sengoku.turn import Order, Turn
+from sheets_engine.core.tables import Draft
+from sheets_engine.sengoku.order import Order
 
 
-def apply_mission(turn: Turn, order: Order, authority: bool = True) -> str:
+def apply_mission(draft: Draft, order: Order, authority: bool = True) -> str:
     """Give the acting character its Missions Authority and its clan the Knowledge.
 
     Returns the words to add to the order's Result ("" when the mission gives nothing).
     """
-    draft = turn.draft
     missions = draft.frame("Missions")
     if order.type.value not in missions.index:
         return ""

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from importlib.resources import files
 
-from sheets_engine.core.ruleset import Outcome, Ruleset, register
+from sheets_engine.core.ruleset import Outcome, Ruleset
 from sheets_engine.core.tables import Draft, GameState
 from sheets_engine.sengoku import derived, validate
 from sheets_engine.sengoku.game import read_settings
+from sheets_engine.sengoku.phases import resolve_turn
 from sheets_engine.sengoku.schema import TABS
 
 
@@ -29,8 +30,6 @@ def recalc(state: GameState) -> Outcome:
 
 def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
     """Resolve one turn (see sengoku.turn)."""
-    from sheets_engine.sengoku.turn import resolve_turn
-
     return resolve_turn(state, now, force=force)
 
 
@@ -46,6 +45,3 @@ def build() -> Ruleset:
         recalc=recalc,
         resolve=resolve,
     )
-
-
-register("sengoku", build)

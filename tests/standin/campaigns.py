@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_engine.core.cells import split_names
-from sheets_engine.core.ruleset import get_ruleset
+from sheets_engine.rulesets import get_ruleset
 from sheets_engine.templates import template_tabs
 
 

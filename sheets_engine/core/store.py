@@ -1,0 +1,63 @@
+"""Core's port to storage: what every store offers (one read of every tab, one write of a set of
+cells) and the errors a store raises. The stores (sheets_engine.stores) implement it; core and the
+rulesets never import a store."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class RawTab:
+    """A tab as read: its title, header cells and data rows with their sheet row numbers."""
+
+    title: str
+    header: list[Any]
+    rows: list[tuple[int, list[Any]]]  # (sheet row number, cells aligned with header)
+    last_row: int  # the last row holding anything at all (1 when only the header)
+
+
+@dataclass(frozen=True)
+class CellWrite:
+    """One cell to write. Text is always written as text, never as a formula."""
+
+    tab: str  # the tab's title as it stands in the store
+    row: int  # 1-based
+    column: int  # 1-based
+    value: Any
+
+
+class StoreError(Exception):
+    """The store could not be read or written; says what to do next."""
+
+
+class StoreUnavailable(Exception):
+    """The store did not answer within bounded retries; nothing more was sent (exit 1: try later)."""
+
+
+class Store(Protocol):
+    """A campaign spreadsheet: the local workbook or a Google Sheet."""
+
+    name: str
+
+    def exists(self) -> bool:
+        """True if there is a spreadsheet to read."""
+        ...
+
+    def read(self, headers_only: Collection[str] = ()) -> dict[str, RawTab]:
+        """Every tab, in one read.
+
+        Tabs named in `headers_only` (any case) come back with their header and last row only: a
+        resolution appends to History and never reads it, and History grows every turn.
+        """
+        ...
+
+    def write(self, cells: list[CellWrite]) -> None:
+        """Write these cells all at once: either every one lands or none does."""
+        ...
+
+    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False) -> None:
+        """Lay out a new campaign: each tab's rows (header first)."""
+        ...

@@ -1,0 +1,28 @@
+"""The registry of rulesets: the one module that knows every ruleset the engine plays.
+
+Core defines what a ruleset is (sheets_engine.core.ruleset) and knows none of them; each ruleset is
+a package of its own. Adding one is its package plus one line in `BUILDERS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sheets_engine.core.ruleset import Ruleset
+from sheets_engine.sengoku import ruleset as sengoku
+
+BUILDERS: dict[str, Callable[[], Ruleset]] = {
+    "sengoku": sengoku.build,
+}
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The ruleset of this name; a clear error for an unknown one."""
+    if name not in BUILDERS:
+        raise KeyError(f"unknown ruleset '{name}' (known: {', '.join(sorted(BUILDERS))})")
+    return BUILDERS[name]()
+
+
+def ruleset_names() -> list[str]:
+    """Every ruleset the engine knows."""
+    return sorted(BUILDERS)

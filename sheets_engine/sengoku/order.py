@@ -1,0 +1,27 @@
+"""A player's order as the phases take it: typed once at intake (sengoku.orders)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from sheets_engine.sengoku.schema import OrderType
+
+
+@dataclass(frozen=True)
+class Order:
+    """A player's order for this turn, as read from the Orders tab."""
+
+    key: Hashable  # the Orders row
+    character: str  # as the sheet names the character ("" if unknown)
+    email: str
+    type: OrderType
+    target: str
+    detail: str
+    secret: bool
+    submitted: str
+
+    @property
+    def cause(self) -> str:
+        """How History names the order."""
+        return f"{self.type.value} by {self.character}"

@@ -1,0 +1,73 @@
+"""The layers point one way (issue 14): no import cycle, and core imports no store and no ruleset.
+
+Every import counts, those inside functions too (the AST of every module of the package).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+from pathlib import Path
+
+import networkx as nx
+
+PACKAGE = Path(__file__).resolve().parent.parent / "sheets_engine"
+RULESETS = ("sheets_engine.sengoku",)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> nx.DiGraph:
+    """Module -> every sheets_engine module it imports, at module level or inside a function."""
+    modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = (
+                    importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+                    if node.level
+                    else (node.module or "")
+                )
+                targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+            for target in targets:
+                found = _resolve(target, modules)
+                if found and found != name:
+                    graph.add_edge(name, found)
+    return graph
+
+
+def _resolve(target: str, modules: dict[str, Path]) -> str | None:
+    """The module an import names (`from pkg import module` names the module; `from m import f`, m)."""
+    if target in modules:
+        return target
+    head = target.rpartition(".")[0]
+    return head if head in modules else None
+
+
+def test_the_import_graph_finds_the_imports_inside_functions() -> None:
+    graph = import_graph()
+    assert graph.has_edge("sheets_engine.app", "sheets_engine.rollback")  # imported inside app.rollback
+    assert graph.has_edge("sheets_engine.cli", "sheets_engine.app")
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    graph = import_graph()
+    graph.remove_edges_from([(m, p) for m, p in list(graph.edges) if m.startswith(p + ".")])  # a package's own parts
+    cycles = sorted(sorted(c) for c in nx.simple_cycles(graph, length_bound=6))
+    assert cycles == []
+
+
+def test_core_imports_no_store_and_no_ruleset() -> None:
+    graph = import_graph()
+    core = [m for m in graph if m.startswith("sheets_engine.core")]
+    outside = {(m, t) for m in core for t in graph.successors(m) if not t.startswith("sheets_engine.core")}
+    assert outside == set()
