@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_engine.core.load import norm
-from sheets_engine.core.writeset import HISTORY_COLUMNS
+from sheets_engine.core.writeset import read_history as read_history_rows
 from sheets_engine.stores import open_store
 from sheets_engine.stores.base import Store, StoreError
 
@@ -23,14 +23,7 @@ def read_history(
     sheet = next((t for title, t in raw.items() if norm(title) == "history"), None)
     if sheet is None:
         raise StoreError("the campaign has no History tab")
-    positions = {norm(h): i for i, h in enumerate(sheet.header)}
-    rows = []
-    for _, cells in sheet.rows:
-        row = {}
-        for column in HISTORY_COLUMNS:
-            i = positions.get(norm(column))
-            row[column] = cells[i] if i is not None and i < len(cells) else None
-        rows.append(row)
+    rows = [row for _, row in read_history_rows(sheet)]
 
     def keep(row: dict[str, Any]) -> bool:
         if turn is not None and str(row["Turn"]) != str(turn):

@@ -37,7 +37,7 @@ from typing import Any
 from sheets_engine.core.cells import name_text
 from sheets_engine.core.load import norm
 from sheets_engine.core.tables import Change, TabSpec
-from sheets_engine.core.writeset import HISTORY_COLUMNS, Stamp
+from sheets_engine.core.writeset import HISTORY_COLUMNS, Stamp, appended, history_record, read_history
 from sheets_engine.stores.base import CellWrite, RawTab
 from sheets_engine.stores.guard import same_value
 
@@ -206,24 +206,19 @@ def read_entries(raw: Mapping[str, RawTab]) -> list[Entry]:
     sheet = next((t for title, t in raw.items() if norm(title) == "history"), None)
     if sheet is None:
         raise RollbackError("the campaign has no History tab: there is nothing to roll back from")
-    at = {norm(h): i for i, h in enumerate(sheet.header)}
+    at = {norm(h) for h in sheet.header}
     missing = [c for c in HISTORY_COLUMNS if norm(c) not in at]
     if missing:
         raise RollbackError(f"the History tab has no column {', '.join(missing)}")
     entries = []
-    for number, cells in sheet.rows:
-
-        def cell(column: str, cells: list[Any] = cells) -> Any:
-            i = at[norm(column)]
-            return cells[i] if i < len(cells) else None
-
-        turn = whole(cell("Turn"))
+    for number, row in read_history(sheet):
+        turn = whole(row["Turn"])
         if turn is None:
-            raise RollbackError(f"History row {number}: Turn {cell('Turn')!r} is not a turn number")
-        text = {c: name_text(cell(c)) for c in ("Resolution", "Tab", "Key", "Column", "Cause")}
+            raise RollbackError(f"History row {number}: Turn {row['Turn']!r} is not a turn number")
+        text = {c: name_text(row[c]) for c in ("Resolution", "Tab", "Key", "Column", "Cause")}
         entries.append(
-            Entry(number, turn, text["Resolution"], text["Tab"], text["Key"], text["Column"], cell("Old"),
-                  cell("New"), text["Cause"])
+            Entry(number, turn, text["Resolution"], text["Tab"], text["Key"], text["Column"], row["Old"],
+                  row["New"], text["Cause"])
         )  # fmt: skip
     return entries
 
@@ -377,18 +372,11 @@ def _finish(plan: Plan, sheet: _Sheet, names: Mapping[tuple[str, int, int], str]
         plan.restored.append(Restored(tab, title, row, column, index, names[(tab, row, index)], old, new))
         plan.writes.append(CellWrite(title, row, index, "" if new is None else new))
     cause = CAUSE.format(turn=plan.turn)
-    plan.history = [
-        {"Turn": plan.turn, "Resolution": stamp.resolution, "At": stamp.at, "Tab": r.tab, "Key": r.key,
-         "Column": r.column, "Old": r.old, "New": r.new, "Cause": cause, "Roll": ""}
-        for r in plan.restored
-    ]  # fmt: skip
+    plan.history = [history_record(stamp, r.tab, r.key, r.column, r.old, r.new, cause) for r in plan.restored]
     if not plan.history:
         return
     if "History" not in sheet.tabs:
         raise RollbackError("the campaign has no History tab to record the rollback in")
     history = sheet.tabs["History"]
     at = {column: sheet.index("History", column) for column in HISTORY_COLUMNS}
-    for offset, record in enumerate(plan.history, start=1):
-        for column, value in record.items():
-            if value is not None and value != "":
-                plan.writes.append(CellWrite(history.title, history.last_row + offset, at[column], value))
+    plan.writes += appended(history.title, history.last_row, at, plan.history)

@@ -6,7 +6,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_engine.core.store import CellWrite
+from sheets_engine.core.store import CellWrite, RawTab
 from sheets_engine.core.tables import Change, GameState, collapse
 
 HISTORY_COLUMNS = (
@@ -77,12 +77,36 @@ def cell_writes(
         writes.append(CellWrite(layout.title, state.rows[c.tab][c.key], layout.columns[c.column], _out(c.new)))
     for tab, rows in logs.items():
         layout = state.layouts[tab]
-        for offset, row in enumerate(rows, start=1):
-            for column, value in row.items():
-                if value is None or value == "":
-                    continue
-                writes.append(CellWrite(layout.title, layout.last_row + offset, layout.columns[column], _out(value)))
+        writes += appended(layout.title, layout.last_row, layout.columns, rows)
     return writes
+
+
+def appended(
+    title: str, last_row: int, columns: Mapping[str, int], rows: Iterable[Mapping[str, Any]]
+) -> list[CellWrite]:
+    """The cells of rows appended below `last_row` of a log tab (History, Battles...); empty cells are not written."""
+    writes = []
+    for offset, row in enumerate(rows, start=1):
+        for column, value in row.items():
+            if value is None or value == "":
+                continue
+            writes.append(CellWrite(title, last_row + offset, columns[column], _out(value)))
+    return writes
+
+
+def read_history(tab: RawTab) -> list[tuple[int, dict[str, Any]]]:
+    """History as read back: each row's sheet number and its cells by History column (None if absent).
+
+    Header matching ignores case and spaces, as for every tab; a GM's own columns are not read."""
+    positions = {" ".join(str(h or "").split()).casefold(): i for i, h in enumerate(tab.header)}
+    rows = []
+    for number, cells in tab.rows:
+        row = {}
+        for column in HISTORY_COLUMNS:
+            i = positions.get(column.casefold())
+            row[column] = cells[i] if i is not None and i < len(cells) else None
+        rows.append((number, row))
+    return rows
 
 
 def final_changes(changes: Iterable[Change]) -> list[Change]:
