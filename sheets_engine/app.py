@@ -14,6 +14,7 @@ from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from sheets_engine.core.deadlines import time_zone
+from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.core.load import load_state
 from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
 from sheets_engine.core.ruleset import Outcome, Ruleset, detect_ruleset
@@ -51,6 +52,8 @@ class Report:
     dry_run: bool
     summary: dict[str, Any] = field(default_factory=dict)
     resolution: str = ""
+    status: RunStatus = RunStatus.RESOLVED
+    headline: str = ""  # how the run ended, for the CLI to print as given
 
 
 # A resolution appends to History and never reads it back; History grows every turn.
@@ -176,4 +179,6 @@ def _commit(campaign: Campaign, outcome: Outcome, dry_run: bool, now: datetime |
     writes = cell_writes(outcome.state, changes, logs)
     if writes and not dry_run:
         campaign.store.write(writes)
-    return Report(changes, history, logs, len(writes), dry_run, outcome.summary, resolution)
+    return Report(
+        changes, history, logs, len(writes), dry_run, outcome.summary, resolution, outcome.status, outcome.headline
+    )

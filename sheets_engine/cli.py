@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from sheets_engine.core.lifecycle import RunStatus
+
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CONFLICT = 3  # a GM edited cells the run was about to overwrite; nothing was written
 EXIT_BUSY = 4  # another run holds the campaign's lock; nothing was read or written
@@ -320,8 +322,8 @@ def _print_resolution(report: Any, as_json: bool) -> None:
         }
         click.echo(json.dumps(payload, indent=2, default=str))
         return
-    if not summary.get("resolved", True):
-        click.echo(f"Nothing to do: {summary.get('reason')}.")
+    if report.status is RunStatus.NOTHING:
+        click.echo(report.headline)
         return
     if report.dry_run:
         _print_changes(
@@ -330,14 +332,7 @@ def _print_resolution(report: Any, as_json: bool) -> None:
         )
     from rich.table import Table
 
-    table = Table(
-        "",
-        "",
-        show_header=False,
-        title=f"Turn {summary.get('turn')} (year {summary.get('year')})"
-        + (", Winter" if summary.get("winter") else "")
-        + " resolved",
-    )
+    table = Table("", "", show_header=False, title=report.headline)  # the ruleset's words, as given
     for name, value in summary.items():
         if name not in ("resolved", "turn", "year", "winter"):
             table.add_row(name, str(value))

@@ -28,7 +28,7 @@ import pytest
 from sheets_engine import app
 from sheets_engine.cli import main
 from sheets_engine.core.tables import Draft
-from sheets_engine.sengoku import turn as turn_module
+from sheets_engine.sengoku import phases as turn_module  # the phases and resolve_turn (issue 14)
 from sheets_engine.stores import xlsx, xlsx_patch
 from sheets_engine.stores.base import CellWrite, RawTab
 from sheets_engine.stores.lock import lock_path

@@ -1,4 +1,4 @@
-"""Seeded, logged dice: the same (seed, turn) always gives the same rolls in the same order."""
+"""Seeded, logged dice: the same (seed, turn, stream) always gives the same rolls in the same order."""
 
 from __future__ import annotations
 
@@ -20,15 +20,26 @@ class Roll:
 
 @dataclass
 class Dice:
-    """The turn's one random generator. Draw in the resolution's fixed order only."""
+    """A seeded generator for one named stream of draws. Draw in the resolution's fixed order only.
+
+    The turn's main stream is seeded on (seed, turn). `stream("battle", "Owari")` gives a stream of
+    its own (seed, turn, step or house...): a second step of a paused turn, or a house moving after
+    another, draws from its own stream and never replays another's rolls, whatever was drawn before.
+    Every stream logs into the same `rolls`, in the order drawn.
+    """
 
     seed: str
     turn: int
     rolls: list[Roll] = field(default_factory=list)
+    names: tuple[str, ...] = ()  # the stream's names after (seed, turn); () is the main stream
 
     def __post_init__(self) -> None:
         # str seeding hashes with SHA-512: stable across runs and Python versions.
-        self._rng = random.Random(f"{self.seed}:{self.turn}")
+        self._rng = random.Random(":".join([self.seed, str(self.turn), *self.names]))
+
+    def stream(self, *names: str) -> Dice:
+        """The named stream under this one (its rolls logged with this one's)."""
+        return Dice(self.seed, self.turn, self.rolls, (*self.names, *names))
 
     def roll(self, sides: int, purpose: str) -> Roll:
         """Roll one die with `sides` faces (1..sides) and log it."""

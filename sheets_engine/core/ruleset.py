@@ -13,6 +13,7 @@ from datetime import datetime
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
 
+from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import Change, GameState, TabSpec
 
@@ -29,6 +30,8 @@ class Outcome:
     logs: dict[str, list[dict[str, Any]]]
     turn: int  # the turn the History rows belong to
     summary: dict[str, Any]  # counts and notes for the CLI and cron logs
+    status: RunStatus = RunStatus.RESOLVED  # resolved, paused (waiting for the GM) or nothing to do
+    headline: str = ""  # one line saying how the run ended, printed as given
 
 
 @dataclass(frozen=True)

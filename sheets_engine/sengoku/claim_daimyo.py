@@ -17,7 +17,7 @@ import networkx as nx
 
 from sheets_engine.sengoku.characters import alive, kill
 from sheets_engine.sengoku.execution import clamp, settle
-from sheets_engine.sengoku.schema import ArmyStatus, OrderStatus, OrderType
+from sheets_engine.sengoku.schema import ArmyStatus, OrderType
 from sheets_engine.sengoku.succession import DAIMYO, daimyo_of, start_authority
 from sheets_engine.sengoku.turn import Order, Turn
 
@@ -75,9 +75,7 @@ def _one_challenger(turn: Turn, clan: str, orders: list[Order]) -> Order:
             f"cancelled: only one clanmate may challenge the Daimyo in a turn, the claimant with the highest "
             f"Authority: {chosen.character} (Authority {best}{lot}); your Authority is {authority[order.character]}"
         )
-        turn.draft.set("Orders", order.key, "Status", OrderStatus.REJECTED.value, order.cause, roll_text)
-        turn.draft.set("Orders", order.key, "Result", reason, order.cause, roll_text)
-        turn.summary["orders rejected"] += 1
+        turn.reject(order, reason, roll_text)
     return chosen
 
 

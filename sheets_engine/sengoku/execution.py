@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sheets_engine.sengoku.characters import alive, kill
 from sheets_engine.sengoku.orders import find, unknown
-from sheets_engine.sengoku.schema import OrderStatus, OrderType
+from sheets_engine.sengoku.schema import OrderType
 from sheets_engine.sengoku.succession import not_the_daimyo, start_authority
 from sheets_engine.sengoku.turn import Order, Turn
 
@@ -35,8 +35,7 @@ def settle(turn: Turn, order: Order, result: str, roll: str = "") -> None:
     `Turn.resolve` would give the Missions Authority, which the guide grants only for a
     successful execution and to a claim's winner.
     """
-    turn.draft.set("Orders", order.key, "Status", OrderStatus.RESOLVED.value, order.cause, roll)
-    turn.draft.set("Orders", order.key, "Result", result, order.cause, roll)
+    turn.book.resolve(order.key, result, order.cause, roll)
     turn.summary["orders resolved"] += 1
 
 
@@ -47,13 +46,12 @@ def executions(turn: Turn) -> None:
     for order in orders:
         kept = latest[order.character]
         if kept is not order:
-            turn.draft.set("Orders", order.key, "Status", OrderStatus.SUPERSEDED.value, order.cause)
-            turn.draft.set(
-                "Orders", order.key, "Result",
+            turn.book.supersede(
+                order.key,
                 f"only one execution attempt per Daimyo per turn: replaced by the later execute order "
                 f"submitted {kept.submitted}",
                 order.cause,
-            )  # fmt: skip
+            )
     for order in orders:
         if latest[order.character] is order:
             execute(turn, order)

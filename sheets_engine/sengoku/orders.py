@@ -114,7 +114,7 @@ def intake(turn: Turn) -> None:
             known = ", ".join(o.value for o in OrderType)
             reason = f'unknown order "{row["Order"]}" (orders: {known})'
         if reason or order_type is None:
-            _reject_row(draft, key, reason, f"intake of {row['Order'] or 'an order'}")
+            _reject_row(turn, key, reason, f"intake of {row['Order'] or 'an order'}")
             turn.summary["orders rejected"] += 1
             continue
         order = Order(key, name, row["Email"], order_type, row["Target"], row["Detail"], bool(row["Secret"]),
@@ -130,10 +130,10 @@ def intake(turn: Turn) -> None:
         held = latest.get(order.character)
         if held is None or rank > held[0]:
             if held is not None:
-                _supersede(draft, held[1], order, by_daimyo and not held[0][0])
+                _supersede(turn, held[1], order, by_daimyo and not held[0][0])
             latest[order.character] = (rank, order)
         else:
-            _supersede(draft, order, held[1], held[0][0] and not by_daimyo)
+            _supersede(turn, order, held[1], held[0][0] and not by_daimyo)
     turn.orders.extend(o for _, o in latest.values())
     turn.orders.sort(key=lambda o: (o.submitted, o.key))  # keys are sheet row numbers: 9 before 10
 
@@ -171,17 +171,15 @@ def _authority(draft: Draft, name: str, typed: str, email: str) -> tuple[str, bo
     return f"not your character: {email or 'an unknown email'} may not give orders for {name}", False
 
 
-def _reject_row(draft: Draft, key: Hashable, reason: str, cause: str) -> None:
-    draft.set("Orders", key, "Status", OrderStatus.REJECTED.value, cause)
-    draft.set("Orders", key, "Result", reason, cause)
+def _reject_row(turn: Turn, key: Hashable, reason: str, cause: str) -> None:
+    turn.book.reject(key, reason, cause)
 
 
-def _supersede(draft: Draft, old: Order, new: Order, daimyo: bool) -> None:
+def _supersede(turn: Turn, old: Order, new: Order, daimyo: bool) -> None:
     """`daimyo`: the new order won because the clan's Daimyo gave it, not because it came later."""
     cause = f"{old.type.value} by {old.character}"
     by = "the Daimyo's order" if daimyo else "the later order"
-    draft.set("Orders", old.key, "Status", OrderStatus.SUPERSEDED.value, cause)
-    draft.set("Orders", old.key, "Result", f"replaced by {by} {new.type.value} submitted {new.submitted}", cause)
+    turn.book.supersede(old.key, f"replaced by {by} {new.type.value} submitted {new.submitted}", cause)
 
 
 def left_pending(turn: Turn) -> None:

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from sheets_engine.core.deadlines import local_text, write_ledger
 from sheets_engine.core.dice import Dice
+from sheets_engine.core.lifecycle import RunLedger, RunStatus, nothing_to_do
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.tables import Draft, GameState
 from sheets_engine.sengoku import (
@@ -90,11 +91,11 @@ def not_due(settings: GameSettings, now: datetime) -> str:
 
     With a deadline the turn is due once it has passed; without one, `min_hours_between_turns` after the
     last resolution (so that a second cron run does nothing)."""
-    if settings.last_resolved_turn >= settings.turn:
-        return f"turn {settings.turn} was already resolved (last_resolved_turn is {settings.last_resolved_turn})"
-    plan = settings.schedule()
-    if plan.deadline is not None:
-        return plan.waiting(now)
+    ledger = RunLedger(settings.turn, settings.last_resolved_turn, settings.schedule())
+    if ledger.already_resolved():
+        return ledger.already_resolved()
+    if ledger.schedule.deadline is not None:
+        return ledger.waiting(now)
     if settings.last_resolved_at and settings.min_hours_between_turns:
         try:
             last = datetime.strptime(settings.last_resolved_at, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
@@ -129,7 +130,8 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False) -> Outcom
     settings = read_settings(state)
     reason = not_due(settings, now)
     if reason and not (force and settings.last_resolved_turn < settings.turn):
-        return Outcome(state, [], {}, settings.turn, {"resolved": False, "reason": reason})
+        summary = {"resolved": False, "reason": reason}
+        return Outcome(state, [], {}, settings.turn, summary, RunStatus.NOTHING, nothing_to_do(reason))
     draft = Draft(state)
     cutoff = settings.schedule().cutoff(now, force)
     turn = Turn(draft, settings, Dice(settings.seed, settings.turn), settings.turn, cutoff=cutoff)
@@ -150,4 +152,7 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False) -> Outcom
     if turn.cutoff is not None and plan.deadline is not None:
         summary["orders sent by"] = local_text(turn.cutoff, plan.zone)
         summary["next deadline"] = local_text(plan.next_deadline() or plan.deadline, plan.zone)
-    return Outcome(draft.finish(), draft.changes, dict(draft.logs), turn.number, summary)
+    headline = (
+        f"Turn {turn.number} (year {settings.year(turn.number)})" + (", Winter" if turn.winter else "") + " resolved"
+    )
+    return Outcome(draft.finish(), draft.changes, dict(draft.logs), turn.number, summary, RunStatus.RESOLVED, headline)

@@ -7,9 +7,8 @@ from importlib.resources import files
 
 from sheets_engine.core.ruleset import Outcome, Ruleset
 from sheets_engine.core.tables import Draft, GameState
-from sheets_engine.sengoku import derived, validate
+from sheets_engine.sengoku import derived, phases, validate
 from sheets_engine.sengoku.game import read_settings
-from sheets_engine.sengoku.phases import resolve_turn
 from sheets_engine.sengoku.schema import TABS
 
 
@@ -30,7 +29,7 @@ def recalc(state: GameState) -> Outcome:
 
 def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
     """Resolve one turn (see sengoku.turn)."""
-    return resolve_turn(state, now, force=force)
+    return phases.resolve_turn(state, now, force=force)
 
 
 def build() -> Ruleset:

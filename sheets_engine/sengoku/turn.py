@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from sheets_engine.core.dice import Dice
+from sheets_engine.core.orderbook import OrderBook, Verdict
 from sheets_engine.core.tables import Draft
 from sheets_engine.sengoku.alliances import province_map
 from sheets_engine.sengoku.game import GameSettings
@@ -56,15 +57,18 @@ class Turn:
         """A Notifications row (what the Discord bot posted in the guide's game)."""
         self.draft.notify(self.number, audience, channel, message)
 
-    def resolve(self, order: Order, result: str) -> None:
+    @functools.cached_property
+    def book(self) -> OrderBook:
+        """The Orders tab's order book: every Status and Result of the turn is written through it."""
+        return OrderBook(self.draft, "Orders", {verdict: OrderStatus(verdict.value).value for verdict in Verdict})
+
+    def resolve(self, order: Order, result: str, roll: str = "") -> None:
         """The order succeeded: Status Resolved, its Result, and its Missions effects."""
         extra = apply_mission(self.draft, order)
-        self.draft.set("Orders", order.key, "Status", OrderStatus.RESOLVED.value, order.cause)
-        self.draft.set("Orders", order.key, "Result", result + extra, order.cause)
+        self.book.resolve(order.key, result + extra, order.cause, roll)
         self.summary["orders resolved"] += 1
 
-    def reject(self, order: Order, reason: str) -> None:
+    def reject(self, order: Order, reason: str, roll: str = "") -> None:
         """The rules do not allow the order: Status Rejected and the reason, in a player's words."""
-        self.draft.set("Orders", order.key, "Status", OrderStatus.REJECTED.value, order.cause)
-        self.draft.set("Orders", order.key, "Result", reason, order.cause)
+        self.book.reject(order.key, reason, order.cause, roll)
         self.summary["orders rejected"] += 1

@@ -1,0 +1,69 @@
+"""The run lifecycle in core (issue 14): dice streams, the order book, the run report and ledger."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sheets_engine import app
+from sheets_engine.core.deadlines import schedule
+from sheets_engine.core.dice import Dice
+from sheets_engine.core.lifecycle import RunLedger, RunStatus, paused
+from sheets_engine.core.orderbook import OrderBook, Verdict
+from sheets_engine.core.tables import Draft
+from tests.support import state, store
+
+NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
+
+
+def test_the_main_stream_rolls_as_before_and_named_streams_never_replay_it() -> None:
+    main = Dice("1560", 1)
+    assert [main.d20("x").value for _ in range(3)] == [1, 11, 19]  # the demo's turn 1 battle dice
+    again = Dice("1560", 1)
+    again.d20("drawn first")  # what the main stream drew before does not move a named stream
+    assert again.stream("step", "2").d20("y").value == 13
+    assert Dice("1560", 1).stream("step", "2").d20("y").value == 13
+    assert Dice("1560", 1).stream("step", "3").d20("y").value == 18  # a second step draws its own dice
+
+
+def test_a_streams_rolls_are_logged_with_the_turns() -> None:
+    dice = Dice("1560", 1)
+    dice.d20("main")
+    dice.stream("house", "Oda").coin("bot")
+    assert [r.purpose for r in dice.rolls] == ["main", "bot"]
+
+
+def test_the_order_book_writes_status_and_result_with_the_roll() -> None:
+    draft = Draft(state(demo=True, orders=[
+        {"Turn": 1, "Submitted": "2026-11-28 10:00:00", "Email": "a@b", "Character": "Oda Nobunaga",
+         "Order": "tax-province", "Target": "Owari", "Status": "Pending"},
+    ]))  # fmt: skip
+    book = OrderBook(draft)
+    book.reject(2, "not today", "tax-province by Oda Nobunaga", "d20=3 (x)")
+    assert [(c.column, c.new, c.roll) for c in draft.changes] == [
+        ("Status", "Rejected", "d20=3 (x)"),
+        ("Result", "not today", "d20=3 (x)"),
+    ]
+    assert book.settled == {Verdict.REJECTED: 1}
+
+
+def test_a_run_reports_how_it_ended_with_its_headline() -> None:
+    campaign = store(demo=True)
+    done = app.resolve(campaign, now=NOW, force=True)
+    assert (done.status, done.headline) == (RunStatus.RESOLVED, "Turn 1 (year 1) resolved")
+    again = app.resolve(campaign, now=NOW)
+    assert again.status is RunStatus.NOTHING
+    assert again.headline == (
+        "Nothing to do: turn 1 was resolved at 2026-11-30 20:00:00 UTC; turn 2 is due from 2026-12-01 16:00 UTC "
+        "(min_hours_between_turns); use --force to resolve it now."
+    )
+    assert paused("turn", 3, "the battle results of Owari and Mino") == (
+        "Turn 3 paused: waiting for the battle results of Owari and Mino."
+    )
+
+
+def test_the_ledger_counts_turns_or_seasons_and_a_paused_turn_does_not_wait_for_its_deadline() -> None:
+    plan = schedule(4, "2026-12-01 20:00:00", 24, "", "")
+    season = RunLedger(4, 4, plan, unit="season")
+    assert season.already_resolved() == "season 4 was already resolved (last_resolved_season is 4)"
+    assert RunLedger(4, 3, plan).waiting(NOW).startswith("turn 4 is due at its deadline 2026-12-01 20:00:00")
+    assert RunLedger(4, 3, plan, phase="battle").waiting(NOW) == ""
