@@ -1,4 +1,5 @@
-"""The layers point one way (issue 14): no import cycle, and core imports no store and no ruleset.
+"""The layers point one way (issue 14): no import cycle, core imports no store and no ruleset, and
+the engine writes only the columns a tab gives it.
 
 Every import counts, those inside functions too (the AST of every module of the package).
 """
@@ -10,6 +11,11 @@ import importlib.util
 from pathlib import Path
 
 import networkx as nx
+import pytest
+
+from sheets_engine.core.tables import Draft, NotTheEnginesColumn
+from sheets_engine.sengoku.schema import TABS
+from tests.support import state
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sheets_engine"
 RULESETS = ("sheets_engine.sengoku",)
@@ -71,3 +77,15 @@ def test_core_imports_no_store_and_no_ruleset() -> None:
     core = [m for m in graph if m.startswith("sheets_engine.core")]
     outside = {(m, t) for m in core for t in graph.successors(m) if not t.startswith("sheets_engine.core")}
     assert outside == set()
+
+
+def test_the_engine_refuses_a_column_its_tab_does_not_give_it() -> None:
+    draft = Draft(state(demo=True))
+    with pytest.raises(NotTheEnginesColumn, match="the engine may not write the Provinces tab's column 'Adjacent'"):
+        draft.set("Provinces", "Owari", "Adjacent", "Mino", "a rule gone wrong")
+    draft.set("Provinces", "Owari", "Tax Stockpile", 9, "taxes")  # a column the spec gives to the engine
+    assert [(c.column, c.new) for c in draft.changes] == [("Tax Stockpile", 9)]
+
+
+def test_every_column_a_tab_gives_the_engine_is_one_of_its_columns() -> None:
+    assert {t.name: sorted(t.writable - set(t.columns)) for t in TABS if t.writable - set(t.columns)} == {}

@@ -18,6 +18,10 @@ import pandas as pd
 from pydantic import BaseModel
 
 
+class NotTheEnginesColumn(Exception):
+    """A rule tried to write a column that its tab's spec does not give to the engine (a defect)."""
+
+
 @dataclass(frozen=True)
 class TabSpec:
     """One tab of the contract: its name, row model, key column and who owns which columns."""
@@ -26,8 +30,14 @@ class TabSpec:
     model: type[BaseModel] | None
     key: str | None = None  # None: rows are keyed by their sheet row number
     engine_columns: tuple[str, ...] = ()  # derived or engine-owned: recomputed, GM edits overwritten
+    rule_columns: tuple[str, ...] = ()  # the game's state the rules change (a GM may edit them too)
     log: bool = False  # engine-written and append-only: not validated, its rows make no History
     headers: tuple[str, ...] = ()  # for log tabs (no model)
+
+    @property
+    def writable(self) -> frozenset[str]:
+        """The columns of its existing rows the engine may write: what the spec gives to the engine."""
+        return frozenset(self.engine_columns) | frozenset(self.rule_columns)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -242,6 +252,8 @@ class Draft:
         if key in view.new_rows:
             view.new_rows[key][column] = value
         else:
+            if column not in view.spec.writable:  # GMs' columns are never written, by any rule
+                raise NotTheEnginesColumn(f"the engine may not write the {tab} tab's column '{column}'")
             view.cells[(key, column)] = value
         self.changes.append(Change(tab, key, column, old, value, cause, roll))
 

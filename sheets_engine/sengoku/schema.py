@@ -323,24 +323,51 @@ BATTLE_HEADERS = (
 NOTIFICATION_HEADERS = ("Turn", "Audience", "Channel", "Message")
 HISTORY_HEADERS = HISTORY_COLUMNS  # the same for every ruleset (core/writeset.py)
 
+UNIT_COLUMNS = ("Spear", "Sword", "Archer", "Cavalry", "Firearm", "Samurai", "Siege")
+TECH_COLUMNS = ("Development", "Expansion", "Warfare", "Piety", "Learning")
+BUILDING_COLUMNS = tuple(f"Building {n}" for n in range(1, 6))
+
+# Each tab gives the engine the columns it may write in existing rows (engine_columns, rule_columns);
+# Draft.set refuses any other. Rows the engine appends are its own.
 TABS: tuple[TabSpec, ...] = (
-    TabSpec("Game", GameRow, key="Key"),
-    TabSpec("Clans", ClanRow, key="Clan"),
-    TabSpec("Alliances", AllianceRow),
-    TabSpec("Provinces", ProvinceRow, key="Province", engine_columns=DERIVED_COLUMNS),
+    TabSpec("Game", GameRow, key="Key", rule_columns=("Value",)),
+    TabSpec("Clans", ClanRow, key="Clan", rule_columns=("Treasury", "Knowledge", *TECH_COLUMNS, "Tech Points")),
+    TabSpec("Alliances", AllianceRow, rule_columns=("Secret",)),
+    TabSpec(
+        "Provinces",
+        ProvinceRow,
+        key="Province",
+        engine_columns=DERIVED_COLUMNS,
+        rule_columns=(
+            "Province Owner",
+            "Controlled By",
+            *BUILDING_COLUMNS,
+            "Fortress Level",
+            "Tax Stockpile",
+            "Manpower Stockpile",
+        ),
+    ),
     TabSpec("Buildings", BuildingRow, key="Building"),
     TabSpec("Units", UnitRow, key="Unit"),
     TabSpec("Terrain", TerrainRow, key="Terrain"),
     TabSpec("Tech", TechRow),
     TabSpec("Missions", MissionRow, key="Order"),
-    TabSpec("Armies", ArmyRow, key="Army", engine_columns=("Origin", "Moved", "Status")),
-    TabSpec("Characters", CharacterRow, key="Character"),
+    TabSpec(
+        "Armies",
+        ArmyRow,
+        key="Army",
+        engine_columns=("Origin", "Moved", "Status"),
+        rule_columns=("Province", "Leader", *UNIT_COLUMNS),
+    ),
+    TabSpec(
+        "Characters", CharacterRow, key="Character", rule_columns=("Clan", "Title", "Authority", "Location", "Status")
+    ),
     TabSpec("Form Responses 1", ResponseRow),
     TabSpec("Orders", OrderRow, engine_columns=("Status", "Result")),
     TabSpec("Tech Choices", TechChoiceRow, engine_columns=("Status",)),
     TabSpec("Letters", LetterRow, key="Letter", engine_columns=("Status", "Delivered Turn")),
     TabSpec("Relations", RelationRow),
-    TabSpec("Sieges", SiegeRow, engine_columns=("Status",)),
+    TabSpec("Sieges", SiegeRow, engine_columns=("Status",), rule_columns=("Timer",)),
     TabSpec("Battles", None, log=True, headers=BATTLE_HEADERS),
     TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS),
     TabSpec("History", None, log=True, headers=HISTORY_HEADERS),
