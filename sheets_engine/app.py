@@ -22,7 +22,7 @@ from sheets_engine.core.tables import Change, GameState
 from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
 from sheets_engine.rulesets import get_ruleset
 from sheets_engine.stores import open_store
-from sheets_engine.stores.base import Store, StoreError
+from sheets_engine.stores.base import Choice, RawTab, Store, StoreError
 from sheets_engine.templates import template_tabs
 
 
@@ -134,7 +134,16 @@ def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetim
 def init(target: str | Store, demo: bool = False, force: bool = False, ruleset: str = "sengoku") -> None:
     """Lay out a new campaign from the templates (the demo campaign with `demo`)."""
     store = open_store(target) if isinstance(target, str) else target
-    store.create(template_tabs(get_ruleset(ruleset), demo=demo), overwrite=force)
+    chosen = get_ruleset(ruleset)
+    store.create(template_tabs(chosen, demo=demo), overwrite=force, choices=chosen.choices)
+
+
+def ruleset_choices(raw: dict[str, RawTab]) -> tuple[Choice, ...]:
+    """The dropdown choices of the ruleset these tabs are played under (none for an unknown ruleset)."""
+    try:
+        return get_ruleset(detect_ruleset(raw)).choices
+    except KeyError:
+        return ()
 
 
 @contextmanager

@@ -385,9 +385,10 @@ def push(path: str, target: str, force: bool) -> None:
 
     Example: sheets-engine push campaign.xlsx gsheet:1AbC...xyz
     """
+    from sheets_engine import app
     from sheets_engine.stores.transfer import copy_campaign
 
-    tabs = copy_campaign(_store(path), _store(target), overwrite=force)
+    tabs = copy_campaign(_store(path), _store(target), overwrite=force, choices=app.ruleset_choices)
     click.echo(f"Copied {tabs} tab(s) from {path} to {target}")
 
 
@@ -400,9 +401,10 @@ def pull(source: str, path: str, force: bool) -> None:
 
     Example: sheets-engine pull gsheet:1AbC...xyz backup.xlsx
     """
+    from sheets_engine import app
     from sheets_engine.stores.transfer import copy_campaign
 
-    tabs = copy_campaign(_store(source), _store(path), overwrite=force)
+    tabs = copy_campaign(_store(source), _store(path), overwrite=force, choices=app.ruleset_choices)
     click.echo(f"Copied {tabs} tab(s) from {source} to {path}")
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.core.problems import Problem
+from sheets_engine.core.store import Choice
 from sheets_engine.core.tables import Change, GameState, TabSpec
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ class Ruleset:
     recalc: Callable[[GameState], Outcome]
     resolve: Callable[[GameState, datetime, bool], Outcome]
     seeded_tabs: tuple[str, ...] = ()  # tabs whose template must hold rows (the data tables)
+    choices: tuple[Choice, ...] = ()  # what the dropdowns of its closed columns offer
 
 
 def detect_ruleset(raw: dict[str, RawTab]) -> str:

@@ -4,7 +4,7 @@ rulesets never import a store."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,6 +27,16 @@ class CellWrite:
     row: int  # 1-based
     column: int  # 1-based
     value: Any
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A closed column's dropdown, as a ruleset gives it: fixed words, or the rows of a (tab, column)."""
+
+    tab: str
+    columns: tuple[str, ...]
+    words: tuple[str, ...] = ()
+    source: tuple[str, str] | None = None  # (tab, column) whose rows list the choices (a GM may add rows)
 
 
 class StoreError(Exception):
@@ -58,6 +68,7 @@ class Store(Protocol):
         """Write these cells all at once: either every one lands or none does."""
         ...
 
-    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False) -> None:
-        """Lay out a new campaign: each tab's rows (header first)."""
+    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False, choices: Sequence[Choice] = ()) -> None:
+        """Lay out a new campaign: each tab's rows (header first), with dropdowns for the ruleset's `choices`
+        where the store has them."""
         ...

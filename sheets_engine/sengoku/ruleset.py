@@ -8,6 +8,7 @@ from importlib.resources import files
 from sheets_engine.core.ruleset import Outcome, Ruleset
 from sheets_engine.core.tables import Draft, GameState
 from sheets_engine.sengoku import derived, phases, validate
+from sheets_engine.sengoku.choices import CHOICES
 from sheets_engine.sengoku.game import read_settings
 from sheets_engine.sengoku.schema import TABS
 
@@ -43,4 +44,5 @@ def build() -> Ruleset:
         check=validate.check,
         recalc=recalc,
         resolve=resolve,
+        choices=CHOICES,
     )

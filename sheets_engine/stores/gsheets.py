@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sheets_engine.stores.base import CellWrite, RawTab, StoreError
+from sheets_engine.stores.base import CellWrite, Choice, RawTab, StoreError
 from sheets_engine.stores.gsheets_layout import (
     Block,
     a1_range,
@@ -208,7 +208,7 @@ class GoogleSheetsStore:
         self._call("write", lambda: self.client.batch_update(self.key, {"requests": requests}))
         self._remember(targets, sizes)
 
-    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False) -> None:
+    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False, choices: Sequence[Choice] = ()) -> None:
         """Lay the campaign's tabs out in the (existing, shared) spreadsheet, in one batchUpdate.
 
         Each tab gets its rows, a bold frozen header and, for the closed columns, a dropdown. A tab
@@ -254,7 +254,7 @@ class GoogleSheetsStore:
             if rows:
                 requests.append(update_cells(ids[tab], Block(tab, 1, 1, tuple(tuple(r) for r in rows))))
                 requests.append(bold_header(ids[tab], len(rows[0])))
-        requests += dropdowns({t: r for t, r in tabs.items() if t in ids}, ids)
+        requests += dropdowns({t: r for t, r in tabs.items() if t in ids}, ids, choices)
         if default and not _holds_data(current.get(default[0], [])) and ids:
             requests.append({"deleteSheet": {"sheetId": sheets[default[0]]["sheetId"]}})
         if requests:

@@ -18,22 +18,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from sheets_engine.core.store import Choice
 from sheets_engine.stores.guard import Cell, column_letter
 
 VALUE_FIELDS = "userEnteredValue"
 DEFAULT_ROWS, DEFAULT_COLUMNS = 1000, 26  # what Google gives a new tab
-
-# The dropdowns of a new campaign: (tab, columns, source). A source is either the closed list of
-# words, or (tab, column) whose rows list the choices: a GM who adds a Terrain or Building row gets
-# it in the dropdown without touching the validation.
-DROPDOWNS: tuple[tuple[str, tuple[str, ...], tuple[str, ...] | tuple[str, str]], ...] = (
-    ("Provinces", ("Type",), ("City", "Rural")),
-    ("Provinces", ("Terrain",), ("Terrain", "Terrain")),
-    ("Provinces", tuple(f"Building {n}" for n in range(1, 6)), ("Buildings", "Building")),
-    ("Orders", ("Order",), ("Missions", "Order")),
-    ("Tech Choices", ("Discipline",), ("Development", "Expansion", "Warfare", "Piety", "Learning")),
-)
-SOURCES = {"Terrain", "Buildings", "Missions"}  # tabs named as a source above
 
 
 def quote_title(title: str) -> str:
@@ -261,25 +250,30 @@ def clear_values(sheet_id: int) -> dict[str, Any]:
     return {"updateCells": {"range": {"sheetId": sheet_id}, "fields": VALUE_FIELDS}}
 
 
-def dropdowns(tabs: Mapping[str, list[list[Any]]], sheet_ids: Mapping[str, int]) -> list[dict[str, Any]]:
-    """setDataValidation requests for the closed columns of the tabs being laid out."""
+def dropdowns(
+    tabs: Mapping[str, list[list[Any]]], sheet_ids: Mapping[str, int], choices: Iterable[Choice] = ()
+) -> list[dict[str, Any]]:
+    """setDataValidation requests for the closed columns (the ruleset's `choices`) of the tabs being laid out.
+
+    A choice read from a (tab, column) is a range, so that a GM who adds a Terrain or Building row
+    gets it in the dropdown without touching the validation."""
     requests = []
-    for tab, columns, source in DROPDOWNS:
-        rows = tabs.get(tab)
-        if not rows or tab not in sheet_ids:
+    for choice in choices:
+        rows = tabs.get(choice.tab)
+        if not rows or choice.tab not in sheet_ids:
             continue
-        condition = _condition(tabs, source)
+        condition = _condition(tabs, choice)
         if condition is None:
             continue
         header = [str(h or "").strip().casefold() for h in rows[0]]
-        for column in columns:
+        for column in choice.columns:
             if column.casefold() not in header:
                 continue
             index = header.index(column.casefold())
             requests.append(
                 {
                     "setDataValidation": {
-                        "range": {"sheetId": sheet_ids[tab], "startRowIndex": 1, "startColumnIndex": index,
+                        "range": {"sheetId": sheet_ids[choice.tab], "startRowIndex": 1, "startColumnIndex": index,
                                   "endColumnIndex": index + 1},
                         "rule": {"condition": condition, "strict": True, "showCustomUi": True},
                     }
@@ -288,9 +282,9 @@ def dropdowns(tabs: Mapping[str, list[list[Any]]], sheet_ids: Mapping[str, int])
     return requests
 
 
-def _condition(tabs: Mapping[str, list[list[Any]]], source: tuple[str, ...]) -> dict[str, Any] | None:
-    if len(source) == 2 and source[0] in SOURCES:
-        tab, column = source
+def _condition(tabs: Mapping[str, list[list[Any]]], choice: Choice) -> dict[str, Any] | None:
+    if choice.source is not None:
+        tab, column = choice.source
         rows = tabs.get(tab)
         if not rows:
             return None
@@ -299,4 +293,4 @@ def _condition(tabs: Mapping[str, list[list[Any]]], source: tuple[str, ...]) -> 
             return None
         letter = column_letter(header.index(column.casefold()) + 1)
         return {"type": "ONE_OF_RANGE", "values": [{"userEnteredValue": f"={quote_title(tab)}!${letter}$2:${letter}"}]}
-    return {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": word} for word in source]}
+    return {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": word} for word in choice.words]}

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
-from sheets_engine.stores.base import CellWrite, RawTab, StoreError
+from sheets_engine.stores.base import CellWrite, Choice, RawTab, StoreError
 
 
 class MemoryStore:
@@ -56,7 +56,7 @@ class MemoryStore:
         self.tabs = staged
         self.writes += 1
 
-    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False) -> None:
+    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False, choices: Sequence[Choice] = ()) -> None:
         """Lay out a new campaign."""
         if self.tabs and not overwrite:
             raise StoreError(f"{self.name} already holds a campaign")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from sheets_engine.stores.base import RawTab, Store
+from sheets_engine.stores.base import Choice, RawTab, Store
 
 
 def tab_rows(tab: RawTab) -> list[list[Any]]:
@@ -17,12 +18,19 @@ def tab_rows(tab: RawTab) -> list[list[Any]]:
     return rows
 
 
-def copy_campaign(source: Store, target: Store, overwrite: bool = False) -> int:
+def copy_campaign(
+    source: Store,
+    target: Store,
+    overwrite: bool = False,
+    choices: Callable[[dict[str, RawTab]], Sequence[Choice]] = lambda raw: (),
+) -> int:
     """Lay out in `target` every tab of `source`, values only (one read, one create); returns the tab count.
 
     Row numbers are kept, so History's `row N` keys still point at the same rows. Formulas arrive
-    as the values they last computed, and formatting is the target's own (bold frozen header).
+    as the values they last computed, and formatting is the target's own (bold frozen header, and the
+    dropdowns `choices` gives for the tabs read).
     """
-    tabs = {title: tab_rows(tab) for title, tab in source.read().items()}
-    target.create(tabs, overwrite=overwrite)
+    raw = source.read()
+    tabs = {title: tab_rows(tab) for title, tab in raw.items()}
+    target.create(tabs, overwrite=overwrite, choices=choices(raw))
     return len(tabs)

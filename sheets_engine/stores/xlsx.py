@@ -13,12 +13,12 @@ import os
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sheets_engine.stores.base import CellWrite, RawTab, StoreError
+from sheets_engine.stores.base import CellWrite, Choice, RawTab, StoreError
 from sheets_engine.stores.lock import FileLock
 
 
@@ -126,7 +126,7 @@ class WorkbookStore:
             Path(temp).unlink(missing_ok=True)
             raise
 
-    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False) -> None:
+    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False, choices: Sequence[Choice] = ()) -> None:
         """Write a new workbook with these tabs (header row bold and frozen)."""
         from openpyxl import Workbook
         from openpyxl.cell import WriteOnlyCell

@@ -82,9 +82,9 @@ class EditAfterRead:
         """As the wrapped store (whose guard sees the edit)."""
         self.store.write(cells)
 
-    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False) -> None:
+    def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False, choices: Any = ()) -> None:
         """As the wrapped store."""
-        self.store.create(tabs, overwrite)
+        self.store.create(tabs, overwrite, choices)
 
 
 def first_change(tabs: dict[str, list[list[Any]]]) -> tuple[str, int, int, Any]:
@@ -163,7 +163,7 @@ def _push(env: Env) -> Any:
     source: Store = WorkbookStore(env.tmp / "campaign.xlsx")
     source.create(demo_tabs(), overwrite=True)
     store = env.store()
-    copy_campaign(source, store)
+    copy_campaign(source, store, choices=app.ruleset_choices)  # as `sheets-engine push` does
     return store
 
 
