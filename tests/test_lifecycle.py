@@ -10,6 +10,9 @@ from sheets_engine.core.dice import Dice
 from sheets_engine.core.lifecycle import RunLedger, RunStatus, paused
 from sheets_engine.core.orderbook import OrderBook, Verdict
 from sheets_engine.core.tables import Draft
+from sheets_engine.sengoku.game import read_settings
+from sheets_engine.sengoku.orders import intake
+from sheets_engine.sengoku.turn import Turn
 from tests.support import state, store
 
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
@@ -67,3 +70,20 @@ def test_the_ledger_counts_turns_or_seasons_and_a_paused_turn_does_not_wait_for_
     assert season.already_resolved() == "season 4 was already resolved (last_resolved_season is 4)"
     assert RunLedger(4, 3, plan).waiting(NOW).startswith("turn 4 is due at its deadline 2026-12-01 20:00:00")
     assert RunLedger(4, 3, plan, phase="battle").waiting(NOW) == ""
+
+
+def test_intake_refuses_orders_with_a_reason_code_and_a_players_words() -> None:
+    order = {"Turn": 1, "Submitted": "2026-11-28 10:00:00", "Target": "Owari", "Status": "Pending"}
+    loaded = state(demo=True, form_responses_1=[], orders=[
+        {**order, "Email": "kiyosu.fox@example.com", "Character": "Oda Nobunagaa", "Order": "tax-province"},
+        {**order, "Email": "nobody@example.com", "Character": "Oda Nobunaga", "Order": "tax-province"},
+        {**order, "Email": "kiyosu.fox@example.com", "Character": "Oda Nobunaga", "Order": "dance"},
+    ])  # fmt: skip
+    settings = read_settings(loaded)
+    turn = Turn(Draft(loaded), settings, Dice(settings.seed, 1), 1)
+    intake(turn)
+    assert dict(turn.book.refusals) == {"unknown-character": 1, "not-your-character": 1, "unknown-order": 1}
+    results = [turn.draft.get("Orders", row, "Result") for row in (2, 3, 4)]
+    assert results[0] == 'there is no character "Oda Nobunagaa" (did you mean Oda Nobunaga?)'
+    assert results[1] == "not your character: nobody@example.com may not give orders for Oda Nobunaga"
+    assert results[2].startswith('unknown order "dance" (orders: tax-province, ')

@@ -32,6 +32,7 @@ class OrderBook:
     tab: str = "Orders"
     words: dict[Verdict, str] = field(default_factory=lambda: {v: v.value for v in Verdict})
     settled: Counter[Verdict] = field(default_factory=Counter)
+    refusals: Counter[str] = field(default_factory=Counter)  # rejections by reason code
 
     def settle(self, key: Hashable, verdict: Verdict, result: str, cause: str, roll: str = "") -> None:
         """Status and Result of the order in row `key`, with the cause and roll History records."""
@@ -43,9 +44,11 @@ class OrderBook:
         """The order was carried out."""
         self.settle(key, Verdict.RESOLVED, result, cause, roll)
 
-    def reject(self, key: Hashable, reason: str, cause: str, roll: str = "") -> None:
-        """The rules do not allow the order; `reason` is in a player's words."""
+    def reject(self, key: Hashable, reason: str, cause: str, roll: str = "", code: str = "") -> None:
+        """The rules do not allow the order; `reason` is in a player's words, `code` the ruleset's reason code."""
         self.settle(key, Verdict.REJECTED, reason, cause, roll)
+        if code:
+            self.refusals[code] += 1
 
     def supersede(self, key: Hashable, result: str, cause: str) -> None:
         """A later (or stronger) order replaced this one."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from sheets_engine.sengoku.schema import OrderType
 
@@ -25,3 +26,20 @@ class Order:
     def cause(self) -> str:
         """How History names the order."""
         return f"{self.type.value} by {self.character}"
+
+
+class Refusal(StrEnum):
+    """Why intake refuses an order: its reason code (the Result says it in a player's words)."""
+
+    UNKNOWN_CHARACTER = "unknown-character"
+    DEAD_CHARACTER = "dead-character"
+    NOT_YOUR_CHARACTER = "not-your-character"
+    UNKNOWN_ORDER = "unknown-order"
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An Orders row intake could not take: the code and the words for the player."""
+
+    code: Refusal
+    reason: str

@@ -16,6 +16,7 @@ from datetime import datetime, tzinfo
 from sheets_engine.core.cells import timestamp_text
 from sheets_engine.core.deadlines import local_time
 from sheets_engine.core.tables import Draft
+from sheets_engine.sengoku.order import Refusal, Refused
 from sheets_engine.sengoku.schema import CharacterStatus, OrderStatus, OrderType
 from sheets_engine.sengoku.turn import Order, Turn
 
@@ -109,12 +110,11 @@ def intake(turn: Turn) -> None:
     for key, row in mine.sort_values("Submitted", kind="stable").iterrows():
         name = find(characters.index, row["Character"]) or ""
         order_type = _order_type(row["Order"])
-        reason, by_daimyo = _authority(draft, name, row["Character"], row["Email"])
-        if not reason and order_type is None:
+        refused, by_daimyo = _authority(draft, name, row["Character"], row["Email"])
+        if refused is not None or order_type is None:
             known = ", ".join(o.value for o in OrderType)
-            reason = f'unknown order "{row["Order"]}" (orders: {known})'
-        if reason or order_type is None:
-            _reject_row(turn, key, reason, f"intake of {row['Order'] or 'an order'}")
+            refused = refused or Refused(Refusal.UNKNOWN_ORDER, f'unknown order "{row["Order"]}" (orders: {known})')
+            _reject_row(turn, key, refused, f"intake of {row['Order'] or 'an order'}")
             turn.summary["orders rejected"] += 1
             continue
         order = Order(key, name, row["Email"], order_type, row["Target"], row["Detail"], bool(row["Secret"]),
@@ -151,28 +151,29 @@ def _order_type(text: str) -> OrderType | None:
     return next((o for o in OrderType if o.value == cleaned), None)
 
 
-def _authority(draft: Draft, name: str, typed: str, email: str) -> tuple[str, bool]:
-    """Why this email may not order for this character ("" if it may), and if it is the Daimyo."""
+def _authority(draft: Draft, name: str, typed: str, email: str) -> tuple[Refused | None, bool]:
+    """Why this email may not order for this character (None if it may), and if it is the Daimyo."""
     characters = draft.frame("Characters")
     if not name:
-        return unknown("character", typed, characters.index), False
+        return Refused(Refusal.UNKNOWN_CHARACTER, unknown("character", typed, characters.index)), False
     who = characters.loc[name]
     if who["Status"] == CharacterStatus.DEAD.value:
-        return f"{name} is dead and can give no orders", False
+        return Refused(Refusal.DEAD_CHARACTER, f"{name} is dead and can give no orders"), False
     sender = email.strip().casefold()
     if sender and sender == who["Email"].strip().casefold():
-        return "", False
+        return None, False
     daimyo = characters[
         (characters["Clan"] == who["Clan"]) & (characters["Title"] == "Daimyo")
         & (characters["Status"] == CharacterStatus.ALIVE.value) & (who["Clan"] != "")
     ]  # fmt: skip
     if sender and any(sender == e.strip().casefold() for e in daimyo["Email"]):
-        return "", True
-    return f"not your character: {email or 'an unknown email'} may not give orders for {name}", False
+        return None, True
+    message = f"not your character: {email or 'an unknown email'} may not give orders for {name}"
+    return Refused(Refusal.NOT_YOUR_CHARACTER, message), False
 
 
-def _reject_row(turn: Turn, key: Hashable, reason: str, cause: str) -> None:
-    turn.book.reject(key, reason, cause)
+def _reject_row(turn: Turn, key: Hashable, refused: Refused, cause: str) -> None:
+    turn.book.reject(key, refused.reason, cause, code=refused.code.value)
 
 
 def _supersede(turn: Turn, old: Order, new: Order, daimyo: bool) -> None:
