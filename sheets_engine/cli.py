@@ -312,6 +312,8 @@ def _print_resolution(report: Any, as_json: bool) -> None:
     if as_json:
         payload = {
             **summary,
+            "status": report.status.value,  # resolved, paused or nothing to do
+            "headline": report.headline,
             "dry_run": report.dry_run,
             "resolution": report.resolution if report.history else "",
             "cells_changed": len(report.changes),

@@ -147,8 +147,8 @@ def test_a_time_without_a_zone_is_the_campaigns(monkeypatch: pytest.MonkeyPatch)
     assert early.output.startswith(
         "Nothing to do: turn 1 is due at its deadline 2026-11-28 20:00:00 (Asia/Tokyo); use --force"
     )
-    due = CliRunner().invoke(cli.cli, ["resolve", "memory", "--json", "--now", "2026-11-28 20:00"])
-    assert json.loads(due.output)["turn"] == 1
+    due = json.loads(CliRunner().invoke(cli.cli, ["resolve", "memory", "--json", "--now", "2026-11-28 20:00"]).output)
+    assert (due["turn"], due["status"], due["headline"]) == (1, "resolved", "Turn 1 (year 1) resolved")
 
 
 def test_now_that_is_not_a_time_is_refused() -> None:
