@@ -122,7 +122,7 @@ def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetim
         except KeyError as error:
             raise StoreError(str(error.args[0])) from error
         moment = (now or datetime.now(UTC)).astimezone(UTC)
-        stamp = Stamp(turn, uuid.uuid4().hex[:12], moment.strftime("%Y-%m-%d %H:%M:%S"))
+        stamp = Stamp(turn, uuid.uuid4().hex[:12], moment.strftime("%Y-%m-%d %H:%M:%S"), "rollback")
         plan = plan_rollback(raw, ruleset.tabs, turn, stamp)
         if plan.writes and not dry_run:
             store.write(plan.writes)
@@ -179,7 +179,7 @@ def _checked(source: str | Store) -> Campaign:
 def _commit(campaign: Campaign, outcome: Outcome, dry_run: bool, now: datetime | None) -> Report:
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     resolution = uuid.uuid4().hex[:12]
-    stamp = Stamp(outcome.turn, resolution, moment.strftime("%Y-%m-%d %H:%M:%S"))
+    stamp = Stamp(outcome.turn, resolution, moment.strftime("%Y-%m-%d %H:%M:%S"), outcome.step)
     changes = final_changes(outcome.changes)
     history = history_rows(outcome.state, changes, stamp)
     logs = {tab: rows for tab, rows in outcome.logs.items() if rows}

@@ -37,7 +37,7 @@ from typing import Any
 from sheets_engine.core.cells import name_text
 from sheets_engine.core.load import norm
 from sheets_engine.core.tables import Change, TabSpec
-from sheets_engine.core.writeset import HISTORY_COLUMNS, Stamp, appended, history_record, read_history
+from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL, Stamp, appended, history_record, read_history
 from sheets_engine.stores.base import CellWrite, RawTab
 from sheets_engine.stores.guard import same_value
 
@@ -207,7 +207,7 @@ def read_entries(raw: Mapping[str, RawTab]) -> list[Entry]:
     if sheet is None:
         raise RollbackError("the campaign has no History tab: there is nothing to roll back from")
     at = {norm(h) for h in sheet.header}
-    missing = [c for c in HISTORY_COLUMNS if norm(c) not in at]
+    missing = [c for c in HISTORY_COLUMNS if norm(c) not in at and c not in HISTORY_OPTIONAL]
     if missing:
         raise RollbackError(f"the History tab has no column {', '.join(missing)}")
     entries = []
@@ -378,5 +378,9 @@ def _finish(plan: Plan, sheet: _Sheet, names: Mapping[tuple[str, int, int], str]
     if "History" not in sheet.tabs:
         raise RollbackError("the campaign has no History tab to record the rollback in")
     history = sheet.tabs["History"]
-    at = {column: sheet.index("History", column) for column in HISTORY_COLUMNS}
+    at = {
+        column: sheet.index("History", column)
+        for column in HISTORY_COLUMNS
+        if column not in HISTORY_OPTIONAL or norm(column) in sheet.columns["History"]
+    }
     plan.writes += appended(history.title, history.last_row, at, plan.history)

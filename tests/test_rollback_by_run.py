@@ -134,3 +134,38 @@ def test_rollback_to_turn_1_then_resolving_gives_the_same_turns(tmp_path: Path, 
 def _responses(path: Path) -> Cells:
     """The form's cells now (the responses that arrived since the first pass)."""
     return {k: v for k, v in cells(path).items() if k[0] == "Form Responses 1"}
+
+
+def test_every_history_row_names_its_run_its_turn_and_its_step(tmp_path: Path) -> None:
+    path = tmp_path / "steps.xlsx"
+    app.init(str(path), demo=True)
+    app.recalc(str(path), now=FIRST)
+    resolve(path, FIRST, 1, force=True)
+    app.rollback(str(path), 1, now=FIRST + timedelta(hours=1))
+    tab = WorkbookStore(path).read()["History"]
+    rows = [dict(zip(tab.header, values, strict=False)) for _, values in tab.rows]
+    runs = {}
+    for row in rows:
+        runs.setdefault(row["Resolution"], set()).add((row["Turn"], row["Step"]))
+    assert sorted(steps.pop() for steps in runs.values() if len(steps) == 1) == [
+        (1, "recalc"),
+        (1, "rollback"),
+        (1, "turn"),
+    ]
+    assert len(runs) == 3 and all(row["Resolution"] for row in rows)
+
+
+def test_a_history_tab_without_a_step_column_still_resolves_and_rolls_back(tmp_path: Path) -> None:
+    """A campaign laid out before runs had steps: History's header ends at Roll."""
+    path = tmp_path / "older.xlsx"
+    app.init(str(path), demo=True)
+    book = load_workbook(path)
+    book["History"].delete_cols(11)
+    book.save(path)
+    before = cells(path)
+    resolve(path, FIRST, 1, force=True)
+    assert app.rollback(str(path), 1, now=FIRST).summary["runs undone"] == 1
+    tab = WorkbookStore(path).read()["History"]
+    assert tab.header == ["Turn", "Resolution", "At", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll"]
+    assert all(len(values) <= 10 or values[10] in (None, "") for _, values in tab.rows)
+    assert cells(path) == before

@@ -33,6 +33,7 @@ class Outcome:
     summary: dict[str, Any]  # counts and notes for the CLI and cron logs
     status: RunStatus = RunStatus.RESOLVED  # resolved, paused (waiting for the GM) or nothing to do
     headline: str = ""  # one line saying how the run ended, printed as given
+    step: str = "turn"  # the step of the turn the run resolved (History's Step): turn, a phase, recalc
 
 
 @dataclass(frozen=True)

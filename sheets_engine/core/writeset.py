@@ -20,16 +20,20 @@ HISTORY_COLUMNS = (
     "New",
     "Cause",
     "Roll",
+    "Step",
 )
+# A History tab laid out before runs had steps has no Step column: it is written where the header has it.
+HISTORY_OPTIONAL = ("Step",)
 
 
 @dataclass(frozen=True)
 class Stamp:
-    """Which run made a change: the turn, the resolution id and the UTC time."""
+    """Which run made a change: the turn, the resolution id, the UTC time and the step of the turn."""
 
     turn: int
     resolution: str
     at: str
+    step: str = "turn"  # turn (a whole turn), a phase of a turn that pauses, recalc or rollback
 
 
 def history_key(state: GameState, tab: str, key: Hashable) -> str:
@@ -62,6 +66,7 @@ def history_record(
         "New": new,
         "Cause": cause,
         "Roll": roll,
+        "Step": stamp.step,
     }
 
 
@@ -88,7 +93,7 @@ def appended(
     writes = []
     for offset, row in enumerate(rows, start=1):
         for column, value in row.items():
-            if value is None or value == "":
+            if value is None or value == "" or column not in columns:  # an optional column the tab lacks
                 continue
             writes.append(CellWrite(title, last_row + offset, columns[column], _out(value)))
     return writes

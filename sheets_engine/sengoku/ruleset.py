@@ -25,6 +25,7 @@ def recalc(state: GameState) -> Outcome:
         dict(draft.logs),
         settings.turn,
         {"provinces changed": changed},
+        step="recalc",
     )
 
 

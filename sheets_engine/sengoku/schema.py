@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sheets_engine.core.cells import Count, Flag, Fraction, OptionalCount, Text, Timestamp, Whole, enum_of
 from sheets_engine.core.tables import TabSpec
-from sheets_engine.core.writeset import HISTORY_COLUMNS
+from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL
 
 
 class ProvinceType(StrEnum):
@@ -370,7 +370,7 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Sieges", SiegeRow, engine_columns=("Status",), rule_columns=("Timer",)),
     TabSpec("Battles", None, log=True, headers=BATTLE_HEADERS),
     TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS),
-    TabSpec("History", None, log=True, headers=HISTORY_HEADERS),
+    TabSpec("History", None, log=True, headers=HISTORY_HEADERS, optional=HISTORY_OPTIONAL),
 )
 
 
