@@ -41,9 +41,9 @@ def measure_one(size: int, workdir: Path) -> dict[str, Any]:
     """Every phase of one resolution at this size, in this process."""
     from sheets_engine import app
     from sheets_engine.core.load import load_state
-    from sheets_engine.core.ruleset import get_ruleset
     from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
     from sheets_engine.generate import generate
+    from sheets_engine.rulesets import get_ruleset
     from sheets_engine.stores.xlsx import WorkbookStore
 
     path = workdir / f"campaign-{size}.xlsx"
@@ -116,9 +116,9 @@ def measure_google(size: int, workdir: Path) -> dict[str, Any]:
     """
     from sheets_engine import app
     from sheets_engine.core.load import load_state
-    from sheets_engine.core.ruleset import get_ruleset
     from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
     from sheets_engine.generate import generate
+    from sheets_engine.rulesets import get_ruleset
     from sheets_engine.stores.gsheets import READ_OPTIONS, GoogleSheetsStore
     from sheets_engine.stores.gsheets_layout import quote_title
     from tests.standin.fake_sheets import FakeSheets
