@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from importlib.resources import files
 
-from sheets_engine import app
+import pytest
+from click.testing import CliRunner
+
+from sheets_engine import app, cli, rulesets
 from sheets_engine.core.deadlines import schedule
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.lifecycle import RunLedger, RunStatus, paused
 from sheets_engine.core.orderbook import OrderBook, Verdict
-from sheets_engine.core.tables import Draft
+from sheets_engine.core.ruleset import Outcome, Ruleset
+from sheets_engine.core.tables import Draft, GameState, TabSpec
+from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL
 from sheets_engine.sengoku.game import read_settings
 from sheets_engine.sengoku.orders import intake
+from sheets_engine.sengoku.schema import GameRow
 from sheets_engine.sengoku.turn import Turn
+from sheets_engine.stores.memory import MemoryStore
 from tests.support import state, store
 
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
@@ -87,3 +96,47 @@ def test_intake_refuses_orders_with_a_reason_code_and_a_players_words() -> None:
     assert results[0] == 'there is no character "Oda Nobunagaa" (did you mean Oda Nobunaga?)'
     assert results[1] == "not your character: nobody@example.com may not give orders for Oda Nobunaga"
     assert results[2].startswith('unknown order "dance" (orders: tax-province, ')
+
+
+# A ruleset whose turn pauses for the GM, as Clan War's does: its own package would hold this; the
+# registry gets one line. Here the line is patched in, to show that nothing else changes.
+def _pausing_resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
+    draft = Draft(state)
+    draft.set("Game", "phase", "Value", "battle", "battles found at Owari")
+    headline = paused("turn", 1, "the battle results of Owari")
+    return Outcome(draft.finish(), draft.changes, {}, 1, {"battles": 1}, RunStatus.PAUSED, headline, "start-cavalry")
+
+
+def _pausing() -> Ruleset:
+    tabs = (
+        TabSpec("Game", GameRow, key="Key", rule_columns=("Value",)),
+        TabSpec("History", None, log=True, headers=HISTORY_COLUMNS, optional=HISTORY_OPTIONAL),
+    )
+    return Ruleset("clan-war-sketch", "A sketch", tabs, files("sheets_engine"), lambda s: [],
+                   lambda s: Outcome(s, [], {}, 1, {}), _pausing_resolve)  # fmt: skip
+
+
+def test_a_run_that_pauses_for_the_gm_says_what_it_waits_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    campaign = MemoryStore({
+        "Game": [["Key", "Value", "Notes"], ["ruleset", "clan-war-sketch", ""], ["phase", "start", ""]],
+        "History": [list(HISTORY_COLUMNS)],
+    })  # fmt: skip
+    monkeypatch.setitem(rulesets.BUILDERS, "clan-war-sketch", _pausing)
+    monkeypatch.setattr(cli, "_store", lambda source: campaign)
+    result = CliRunner().invoke(cli.cli, ["resolve", "memory", "--json", "--now", "2026-12-01 20:00"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert (summary["status"], summary["headline"]) == (
+        "paused",
+        "Turn 1 paused: waiting for the battle results of Owari.",
+    )
+    (row,) = campaign.records("History")
+    assert (row["Turn"], row["Key"], row["Old"], row["New"], row["Step"]) == (
+        1,
+        "phase",
+        "start",
+        "battle",
+        "start-cavalry",
+    )
+    shown = CliRunner().invoke(cli.cli, ["resolve", "memory", "--now", "2026-12-01 20:10"])
+    assert "Turn 1 paused: waiting for the battle results of Owari." in shown.output
