@@ -123,7 +123,7 @@ def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetim
             raise StoreError(str(error.args[0])) from error
         moment = (now or datetime.now(UTC)).astimezone(UTC)
         stamp = Stamp(turn, uuid.uuid4().hex[:12], moment.strftime("%Y-%m-%d %H:%M:%S"), "rollback")
-        plan = plan_rollback(raw, ruleset.tabs, turn, stamp)
+        plan = plan_rollback(raw, ruleset.tabs, turn, stamp, ruleset.ledger_keys)
         if plan.writes and not dry_run:
             store.write(plan.writes)
         logs = {"History": plan.history} if plan.history else {}

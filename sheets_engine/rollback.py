@@ -286,29 +286,39 @@ def _before_rollback(found: Sequence[Sequence[Entry]], at: int, target: int) -> 
     return i
 
 
-def game_turns(sheet: _Sheet) -> tuple[int, int]:
-    """The Game tab's `turn` and `last_resolved_turn`."""
+def game_turns(sheet: _Sheet, keys: tuple[str, str] = ("turn", "last_resolved_turn")) -> tuple[int, int]:
+    """The Game tab's run ledger: the turn (or season) to resolve next and the last one resolved."""
     values = {}
-    for key in ("turn", "last_resolved_turn"):
+    for key in keys:
         row = sheet.names("Game").get(key)
         number = whole(sheet.get("Game", row, sheet.index("Game", "Value"))) if row else None
         if number is None:
             raise RollbackError(f"the Game tab has no whole-number '{key}'")
         values[key] = number
-    return values["turn"], values["last_resolved_turn"]
+    return values[keys[0]], values[keys[1]]
 
 
-def plan_rollback(raw: Mapping[str, RawTab], specs: Iterable[TabSpec], turn: int, stamp: Stamp) -> Plan:
-    """Every cell to write to put the campaign back as it was before `turn` resolved."""
+def plan_rollback(
+    raw: Mapping[str, RawTab],
+    specs: Iterable[TabSpec],
+    turn: int,
+    stamp: Stamp,
+    keys: tuple[str, str] = ("turn", "last_resolved_turn"),
+) -> Plan:
+    """Every cell to write to put the campaign back as it was before `turn` resolved.
+
+    `keys` are the ruleset's ledger keys in the Game tab: the turn (or season) resolved next and the
+    last one resolved."""
     sheet = _Sheet(raw, specs)
     if "Game" not in sheet.tabs:
         raise RollbackError("the campaign has no Game tab")
-    current, last = game_turns(sheet)
+    current, last = game_turns(sheet, keys)
+    unit = keys[0]
     if turn < 1:
-        raise RollbackError(f"turn {turn}: turns count from 1")
+        raise RollbackError(f"{unit} {turn}: {unit}s count from 1")
     if turn > last:
         raise RollbackError(
-            f"turn {turn} has not been resolved (last_resolved_turn is {last}, turn is {current}): nothing to roll back"
+            f"{unit} {turn} has not been resolved ({keys[1]} is {last}, {unit} is {current}): nothing to roll back"
         )
     plan = Plan(turn)
     names: dict[tuple[str, int, int], str] = {}
@@ -330,7 +340,7 @@ def plan_rollback(raw: Mapping[str, RawTab], specs: Iterable[TabSpec], turn: int
             names[(tab, row, index)] = entry.key if sheet.specs[tab].key else f"row {row}"
             plan.undone += 1
     value = sheet.index("Game", "Value")
-    for key, number in (("turn", turn), ("last_resolved_turn", turn - 1)):
+    for key, number in ((keys[0], turn), (keys[1], turn - 1)):
         row = sheet.names("Game")[key]
         if whole(sheet.get("Game", row, value)) != number:
             sheet.set("Game", row, value, str(number))

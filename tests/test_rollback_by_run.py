@@ -19,6 +19,11 @@ import pytest
 from openpyxl import load_workbook
 
 from sheets_engine import app
+from sheets_engine.core.tables import TabSpec
+from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL, Stamp
+from sheets_engine.rollback import RollbackError, plan_rollback
+from sheets_engine.sengoku.schema import GameRow
+from sheets_engine.stores.memory import MemoryStore
 from sheets_engine.stores.xlsx import WorkbookStore
 
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -169,3 +174,33 @@ def test_a_history_tab_without_a_step_column_still_resolves_and_rolls_back(tmp_p
     assert tab.header == ["Turn", "Resolution", "At", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll"]
     assert all(len(values) <= 10 or values[10] in (None, "") for _, values in tab.rows)
     assert cells(path) == before
+
+
+def test_a_ruleset_counting_seasons_rolls_back_by_its_own_ledger_keys() -> None:
+    """The Art of War counts seasons: its rollback reads `season`, not `turn`."""
+    specs = [
+        TabSpec("Game", GameRow, key="Key", rule_columns=("Value",)),
+        TabSpec("History", None, log=True, headers=HISTORY_COLUMNS, optional=HISTORY_OPTIONAL),
+    ]
+    header = ["Turn", "Resolution", "At", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll", "Step"]
+    store = MemoryStore({
+        "Game": [["Key", "Value", "Notes"], ["season", "3", ""], ["last_resolved_season", "2", ""],
+                 ["to_move", "Crane", ""]],
+        "History": [header,
+                    [1, "a1", "t", "Game", "to_move", "Value", "Lion", "Crane", "season 1", "", "Lion"],
+                    [1, "a1", "t", "Game", "season", "Value", "1", "2", "season 1", "", "Lion"],
+                    [1, "a1", "t", "Game", "last_resolved_season", "Value", "0", "1", "season 1", "", "Lion"],
+                    [2, "b2", "t", "Game", "season", "Value", "2", "3", "season 2", "", "Crane"],
+                    [2, "b2", "t", "Game", "last_resolved_season", "Value", "1", "2", "season 2", "", "Crane"]],
+    })  # fmt: skip
+    plan = plan_rollback(store.read(), specs, 1, Stamp(1, "r", "t", "rollback"), ("season", "last_resolved_season"))
+    assert plan.runs == ["b2", "a1"]
+    assert {(r.key, r.new) for r in plan.restored} == {
+        ("season", "1"),
+        ("last_resolved_season", "0"),
+        ("to_move", "Lion"),
+    }
+    with pytest.raises(
+        RollbackError, match=r"season 3 has not been resolved \(last_resolved_season is 2, season is 3\)"
+    ):
+        plan_rollback(store.read(), specs, 3, Stamp(3, "r", "t", "rollback"), ("season", "last_resolved_season"))

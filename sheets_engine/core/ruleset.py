@@ -49,6 +49,7 @@ class Ruleset:
     resolve: Callable[[GameState, datetime, bool], Outcome]
     seeded_tabs: tuple[str, ...] = ()  # tabs whose template must hold rows (the data tables)
     choices: tuple[Choice, ...] = ()  # what the dropdowns of its closed columns offer
+    ledger_keys: tuple[str, str] = ("turn", "last_resolved_turn")  # Game keys: next period, last resolved
 
 
 def detect_ruleset(raw: dict[str, RawTab]) -> str:
