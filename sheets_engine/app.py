@@ -122,10 +122,12 @@ def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetim
         return Report(plan.changes, plan.history, logs, len(plan.writes), dry_run, summary, stamp.resolution)
 
 
-def init(target: str | Store, demo: bool = False, force: bool = False, ruleset: str = "sengoku") -> None:
-    """Lay out a new campaign from the templates (the demo campaign with `demo`)."""
+def init(target: str | Store, demo: bool = False, force: bool = False, ruleset: str = "sengoku") -> int:
+    """Lay out a new campaign from the templates (the demo campaign with `demo`); the tab count."""
     store = open_store(target) if isinstance(target, str) else target
-    store.create(template_tabs(get_ruleset(ruleset), demo=demo), overwrite=force)
+    tabs = template_tabs(get_ruleset(ruleset), demo=demo)
+    store.create(tabs, overwrite=force)
+    return len(tabs)
 
 
 @contextmanager

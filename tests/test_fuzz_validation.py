@@ -889,7 +889,11 @@ def test_validate_lists_every_bad_cell_as_a_real_command(spoiled_workbook: Path)
     done = _run("validate", str(spoiled_workbook), "--json")
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
-    found = {(p["tab"], p["row"], p["column"], p["value"]) for p in json.loads(done.stdout) if p["severity"] == "error"}
+    found = {
+        (p["tab"], p["row"], p["column"], p["value"])
+        for p in json.loads(done.stdout)["problems"]
+        if p["severity"] == "error"
+    }
     assert {(t, r, c, text(v)) for t, r, c, v in SPOILS} <= found
     assert spoiled_workbook.read_bytes() == before
 
