@@ -20,6 +20,7 @@ from sheets_engine.output import (
     payload,
     print_table,
     print_text,
+    snake,
     table_format_option,
 )
 
@@ -264,7 +265,8 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
     summary = dict(report.summary)
     edited = summary.pop("edited", [])
     if as_json:
-        emit_json(payload("ok", EXIT_OK, **summary, **_counts(report), edited=edited))
+        fields = {snake(k): v for k, v in summary.items()} | _counts(report)
+        emit_json(payload("ok", EXIT_OK, **fields, edited=edited))
         return
     if dry_run:
         _print_changes(report, f"{len(report.changes)} cell(s) would be restored (dry run: nothing written)")
@@ -312,18 +314,17 @@ def _with_progress(work: Any, quiet: bool) -> Any:
 
 
 def _resolution_payload(report: Any, **extra: Any) -> dict[str, Any]:
-    summary = dict(report.summary)
-    done = summary.get("resolved", True)
-    return payload(
-        "ok" if done else "nothing_to_do",
-        EXIT_OK,
-        **summary,
+    summary = {snake(k): v for k, v in report.summary.items()}
+    counts = {
         **_counts(report),
-        resolution=report.resolution if report.history else "",
-        notifications=len(report.logs.get("Notifications", [])),
-        battles=len(report.logs.get("Battles", [])),
+        "resolution": report.resolution if report.history else "",
+        "notifications": len(report.logs.get("Notifications", [])),
+        "battles": len(report.logs.get("Battles", [])),
         **extra,
-    )
+    }
+    # The summary's counts come first; the rows actually written win a clash of names.
+    status = "ok" if summary.get("resolved", True) else "nothing_to_do"
+    return payload(status, EXIT_OK, **(summary | counts))
 
 
 def _print_resolution(report: Any, as_json: bool) -> None:

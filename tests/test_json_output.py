@@ -153,3 +153,12 @@ def test_validate_and_explain_take_csv_too(demo: Path, capsys: Any, monkeypatch:
     code, out, _ = run_cli(["explain", str(demo), "Owari", "--tsv"], capsys, monkeypatch)
     lines = out.splitlines()
     assert code == 0 and lines[0].split("\t")[:3] == ["Turn", "Tab", "Key"] and len(lines) > 1
+
+
+def test_a_resolution_in_json_has_the_turn_and_the_counts(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
+    path = tmp_path / "demo.xlsx"
+    app.init(str(path), demo=True)
+    code, out, _ = run_cli(["resolve", str(path), "--json"], capsys, monkeypatch)
+    body = one_object(out)
+    assert code == 0 and (body["status"], body["resolved"], body["turn"]) == ("ok", True, 1)
+    assert body["cells_written"] > body["cells_changed"] > 0 and body["orders_resolved"] > 0
