@@ -38,7 +38,8 @@ from sheets_engine.stores.guard import Cell, ConflictError, find_conflicts
 SCOPES = ("https://www.googleapis.com/auth/spreadsheets",)  # spreadsheets only: no Drive access
 PREFIX = "gsheet:"
 CREDENTIALS_ENV = "GOOGLE_APPLICATION_CREDENTIALS"
-DOCS = "docs/google-sheets.md"
+# Named as a user finds it: a wheel install has no docs folder, the repository and its site do.
+DOCS = "the Google Sheets set-up guide (docs/google-sheets.md in the sheets-engine repository)"
 READ_OPTIONS = {"valueRenderOption": "UNFORMATTED_VALUE", "dateTimeRenderOption": "SERIAL_NUMBER"}
 _URL = re.compile(r"^https?://docs\.google\.com/spreadsheets/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
 _KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -94,8 +95,8 @@ def load_credentials(path: str | os.PathLike[str] | None = None) -> Any:
         info = None
     if not isinstance(info, dict) or info.get("type") != "service_account":
         raise StoreError(
-            f'{file} is not a service-account key file (a JSON file with "type": "service_account"; '
-            f"credentials.example.json shows its shape). OAuth client files do not work for cron jobs; see {DOCS}"
+            f'{file} is not a service-account key file (a JSON file with "type": "service_account", '
+            f'"client_email" and "private_key"). OAuth client files do not work for cron jobs; see {DOCS}'
         )
     missing = [name for name in ("client_email", "private_key", "token_uri") if not info.get(name)]
     if missing:
