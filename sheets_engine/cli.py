@@ -78,7 +78,8 @@ def cli(ctx: click.Context, debug: bool, credentials: str | None) -> None:
     SOURCE is a campaign workbook (.xlsx) or a Google Sheet (its URL, or gsheet:KEY; the
     Google Sheets set-up guide is docs/google-sheets.md in the sheets-engine repository).
 
-    Exit codes: 0 done, 2 bad input (every problem is listed), 1 unexpected failure, 3 the spreadsheet changed during the run (nothing written),
+    Exit codes: 0 done, 2 bad input (every problem is listed), 1 unexpected failure,
+    3 the spreadsheet changed during the run (nothing written),
     4 another run is working on the campaign (nothing written: run again later). A usage
     error (an unknown option, a missing argument) exits 2 as well, with click's message.
     With --json, every command prints exactly one JSON object on stdout, whatever the exit.
