@@ -437,6 +437,66 @@ def pull(source: str, path: str, force: bool, as_json: bool) -> None:
     print_text(f"Copied {tabs} tab(s) from {source} to {path}")
 
 
+@cli.command()
+@click.argument("source")
+@click.option(
+    "--webhooks",
+    "webhooks_file",
+    required=True,
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="TOML file mapping audiences (public, gm, clan:NAME, character:NAME[/CHANNEL]) to webhook URLs.",
+)
+@click.option("--dry-run", is_flag=True, help="Say which rows would be posted, and post nothing.")
+@click.option(
+    "--resend-unconfirmed", is_flag=True, help="Post again the rows a run that died had claimed ('sending ...')."
+)
+@json_option()
+def notify(source: str, webhooks_file: str, dry_run: bool, resend_unconfirmed: bool, as_json: bool) -> None:
+    """Post every Notifications row not yet delivered to its Discord webhook, once.
+
+    Delivery is recorded in the Notifications tab's Delivered column; a second run posts nothing.
+    Rows whose audience has no webhook in FILE are listed and left for later. Exits 2 if a
+    webhook no longer exists (fix FILE), 1 if Discord could not be reached (run again later).
+
+    Example: sheets-engine notify campaign.xlsx --webhooks webhooks.toml
+    """
+    from sheets_engine import app
+    from sheets_engine.notify import Webhooks
+    from sheets_engine.notify import notify as deliver
+
+    webhooks = Webhooks.load(Path(webhooks_file))
+    store = _store(source)
+    with app.exclusive(store, "notify", dry_run):
+        report = deliver(store, webhooks, dry_run=dry_run, resend_unconfirmed=resend_unconfirmed)
+    code = EXIT_BAD_INPUT if report.gone else EXIT_FAILURE if report.failed else EXIT_OK
+    status = "ok" if code == EXIT_OK else "webhook_gone" if report.gone else "unavailable"
+    if as_json:
+        emit_json(payload(status, code, **report.summary()))
+    else:
+        verb = "Would post" if dry_run else "Posted"
+        print_text(f"{verb} {len(report.posted)} notification(s) in {report.messages} Discord message(s).")
+        for audience, rows in sorted(report.unroutable.items()):
+            print_text(f"Warning: no webhook for {audience}: {len(rows)} row(s) left undelivered (rows {_rows(rows)}).")
+        if report.unconfirmed:
+            print_text(
+                f"Warning: rows {_rows(report.unconfirmed)} were being sent by a run that stopped: they may have "
+                "reached Discord. Look at the channel, then clear their Delivered cell or use --resend-unconfirmed."
+            )
+    for label in report.gone:
+        click.echo(
+            f"Error: the {label} webhook no longer exists (404): make a new one and update {webhooks_file}", err=True
+        )
+    for why in report.failed.values():
+        click.echo(f"Error: {why}; its rows stay undelivered: run again later", err=True)
+    if code:
+        sys.exit(code)
+
+
+def _rows(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers[:10]) + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
+
+
 def _show_warnings() -> None:
     """The library's warnings (a stale lock taken over) as `Warning: ...` lines on stderr."""
     import logging

@@ -320,7 +320,8 @@ BATTLE_HEADERS = (
     "Turn", "Province", "Attacker", "Defender", "Attacker CS", "Defender CS", "Attacker Roll",
     "Defender Roll", "Damage To Attacker", "Damage To Defender", "Outcome",
 )  # fmt: skip
-NOTIFICATION_HEADERS = ("Turn", "Audience", "Channel", "Message")
+# Delivered: engine-owned, written by `sheets-engine notify` (when and which Discord messages).
+NOTIFICATION_HEADERS = ("Turn", "Audience", "Channel", "Message", "Delivered")
 HISTORY_HEADERS = HISTORY_COLUMNS  # the same for every ruleset (core/writeset.py)
 
 TABS: tuple[TabSpec, ...] = (
@@ -342,7 +343,7 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Relations", RelationRow),
     TabSpec("Sieges", SiegeRow, engine_columns=("Status",)),
     TabSpec("Battles", None, log=True, headers=BATTLE_HEADERS),
-    TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS),
+    TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS, optional=("Delivered",)),
     TabSpec("History", None, log=True, headers=HISTORY_HEADERS),
 )
 
