@@ -110,7 +110,7 @@ def test_the_secret_answers_the_form_doc_lists_are_read_as_it_says() -> None:
         for meaning, answers in lists.items()
     }
     assert words["secret"] == ["Yes", "TRUE", "Y", "1", "Secret"]
-    assert words["not secret"] == ["", "No", "FALSE", "N", "0"]
+    assert words["not secret"] == ["", "No", "FALSE", "N", "0", "Public"]
     answers = [*words["secret"], *words["not secret"]]
     rows = responses(*[(KATSUIE, "Shibata Katsuie", "meditate", "", "")] * len(answers))
     for row, answer in zip(rows, answers, strict=True):
