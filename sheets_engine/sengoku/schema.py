@@ -1,4 +1,4 @@
-"""The Sengoku Jidai tabs and columns (shared/spec/sheet-schema.md), as typed row models.
+"""The Sengoku Jidai tabs and columns (docs/spreadsheet.md), as typed row models.
 
 Headers are the models' aliases, exactly as the sheet spells them. Enums hold the sheet's words.
 """
