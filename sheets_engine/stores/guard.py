@@ -8,7 +8,7 @@ never silently overwritten: the next run reads it and resolves on top of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,17 +31,35 @@ class Conflict:
         return f"{self.tab}!{column_letter(self.column)}{self.row}: was {_show(self.read)}, now {_show(self.now)}"
 
 
-class ConflictError(StoreError):
-    """Someone changed cells the engine was about to overwrite; nothing was written."""
+@dataclass(frozen=True)
+class Reshaped:
+    """A change to a tab's shape between the first read and the write: rows or columns inserted,
+    deleted or added, the tab renamed or removed. Every cell the write relies on may have moved."""
 
-    def __init__(self, conflicts: list[Conflict], store: str = "the spreadsheet") -> None:
-        self.conflicts = conflicts
-        shown = "; ".join(str(c) for c in conflicts[:5])
-        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
-        super().__init__(
-            f"{store} changed while the engine was working ({len(conflicts)} cell(s): {shown}{more}). "
-            "Nothing was written. Run the command again: it will read the new values."
-        )
+    tab: str
+    what: str  # e.g. "its grid was 33 rows x 26 columns, now 34 x 26"
+
+    def __str__(self) -> str:
+        return f"{self.tab}: {self.what}"
+
+
+class ConflictError(StoreError):
+    """Someone changed what the engine was about to write over (cells, rows, columns, the tab, the
+    file); nothing was written. The CLI's exit code 3."""
+
+    def __init__(
+        self, conflicts: Sequence[Conflict | Reshaped], store: str = "the spreadsheet", message: str | None = None
+    ) -> None:
+        self.conflicts = list(conflicts)
+        if message is None:
+            shown = "; ".join(str(c) for c in conflicts[:5])
+            more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+            unit = "cell(s)" if all(isinstance(c, Conflict) for c in conflicts) else "change(s)"
+            message = (
+                f"{store} changed while the engine was working ({len(conflicts)} {unit}: {shown}{more}). "
+                "Nothing was written. Run the command again: it will read the new values."
+            )
+        super().__init__(message)
 
 
 def same_value(a: Any, b: Any) -> bool:
