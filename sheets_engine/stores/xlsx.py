@@ -98,6 +98,9 @@ class SetupFault(StoreError, OSError):
     """The file system refused the write for a reason that lasts (a full disk, a size limit, an
     immutable file): exit 2 with what to do, not exit 1 (which tells cron to try again)."""
 
+    def __str__(self) -> str:
+        return str(self.strerror)  # the message alone, without OSError's "[Errno 28]"
+
 
 class WorkbookStore:
     """A campaign kept in one .xlsx file."""
