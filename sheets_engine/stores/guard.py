@@ -81,6 +81,52 @@ def find_conflicts(expected: Mapping[Cell, Any], current: Mapping[Cell, Any]) ->
     return found
 
 
+@dataclass(frozen=True)
+class Shape:
+    """What a write relies on in one tab besides its own cells: the tab's title, its grid size, its
+    header row and its column A (where each row's key is: Province, Army, Character...)."""
+
+    title: str
+    rows: int  # the grid's rowCount
+    columns: int  # the grid's columnCount
+    header: tuple[Any, ...]
+    keys: tuple[Any, ...]  # column A, row 1 first
+
+
+def find_reshapes(read: Shape, now: Shape | None) -> list[Conflict | Reshaped]:
+    """How a tab changed shape between the first read and the re-read (empty if it did not).
+
+    A row or column inserted or deleted anywhere changes the grid's size; rows added at the end
+    (to type below a full grid) too; a row moved changes column A; a column moved, the header.
+    """
+    if now is None:
+        return [Reshaped(read.title, "no tab has this name any more (renamed or deleted)")]
+    found: list[Conflict | Reshaped] = []
+    if now.title != read.title:
+        found.append(Reshaped(read.title, f"renamed to '{now.title}'"))
+    if (now.rows, now.columns) != (read.rows, read.columns):
+        found.append(
+            Reshaped(
+                read.title,
+                f"its grid was {read.rows} rows x {read.columns} columns, now {now.rows} x {now.columns} "
+                "(rows or columns inserted, deleted or added)",
+            )
+        )
+    for column in range(1, max(len(read.header), len(now.header)) + 1):
+        was, is_ = _at(read.header, column), _at(now.header, column)
+        if not same_value(was, is_):
+            found.append(Conflict(read.title, 1, column, was, is_))
+    for row in range(2, max(len(read.keys), len(now.keys)) + 1):
+        was, is_ = _at(read.keys, row), _at(now.keys, row)
+        if not same_value(was, is_):
+            found.append(Conflict(read.title, row, 1, was, is_))
+    return found
+
+
+def _at(values: tuple[Any, ...], position: int) -> Any:
+    return values[position - 1] if position <= len(values) else None
+
+
 def column_letter(column: int) -> str:
     """1 -> A, 27 -> AA: the column's name in A1 notation."""
     letters = ""
