@@ -11,6 +11,7 @@ limit, an immutable file: exit 2, saying what to do.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import resource
 import subprocess
@@ -338,6 +339,45 @@ def test_a_link_and_its_target_resolved_at_once_never_both_write(
     assert len({r["Resolution"] for r in history(workbook)}) == 1
     assert linked.is_symlink() and os.readlink(linked) == workbook.name
     assert files_beside(workbook) == ["current.xlsx"]
+
+
+# The lock is the OS's ------------------------------------------------------------------------------
+
+HOLDER = r"""
+import sys, time
+from pathlib import Path
+from sheets_engine.stores.xlsx import WorkbookStore
+with WorkbookStore(Path(sys.argv[1])).lock("sheets-engine resolve"):
+    Path(sys.argv[2]).touch()
+    while not Path(sys.argv[3]).exists():
+        time.sleep(0.01)
+"""
+
+
+def test_a_held_lock_stays_held_whatever_its_file_says(
+    workbook: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exclusion is the kernel's flock, not the file's contents: a lock file that names a dead
+    process, while a live one holds the flock, is not taken over."""
+    holding, release = tmp_path / "holding", tmp_path / "release"
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(workbook), str(holding), str(release)])
+    try:
+        for _ in range(3000):
+            if holding.exists():
+                break
+            threading.Event().wait(0.01)
+        dead = {"pid": 999999999, "host": "h", "started": "2000-01-01 00:00:00", "token": "x"}
+        lock_path(workbook).write_text(json.dumps(dead))
+        before = workbook.read_bytes()
+        code, _, err = run_cli(["resolve", str(workbook), "--force"], capsys, monkeypatch)
+        assert code == 4
+        assert err.startswith(f"Error: {workbook} is busy: another sheets-engine run (pid 999999999 on h, ")
+        assert workbook.read_bytes() == before
+    finally:
+        release.touch()
+        holder.wait(timeout=60)
+    code, _, err = run_cli(["resolve", str(workbook), "--force"], capsys, monkeypatch)
+    assert code == 0, err  # the holder ended: the OS freed its lock
 
 
 # Faults that last: exit 2 with what to do --------------------------------------------------------------

@@ -147,7 +147,7 @@ class FileLock:
                 os.close(handle)  # its holder removed it as we opened it: open the new one
                 continue
             if not created:
-                reason = self._stale(handle)
+                reason = self._stale()
                 if reason is None:
                     os.close(handle)
                     continue
@@ -202,7 +202,7 @@ class FileLock:
                 raise StoreError(f"cannot open the lock file {self.path} ({error.strerror})") from error
         raise CampaignBusy(self._busy_message(None))
 
-    def _stale(self, handle: int) -> str | None:
+    def _stale(self) -> str | None:
         """With the flock held on a lock file someone left: why it is stale ("" if it is not: a run of
         an older sheets-engine, without flock, or one on another host, whose flock a network file
         system may not pass on, may hold it); None if it is gone now."""
