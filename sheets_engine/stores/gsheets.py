@@ -363,8 +363,8 @@ class GoogleSheetsStore:
             reply = self.client.request("post", url, json=body).json()
         except APIError as error:
             message = str(error.error.get("message", "")) if isinstance(error.error, dict) else ""
-            gone = [tab for tab in tabs if error.code == 400 and "Unable to parse range" in message
-                    and quote_title(tab) in message]  # fmt: skip
+            # A range naming a tab no longer there under that title (renamed, deleted) fails to parse
+            gone = [tab for tab in tabs if error.code == 400 and "Unable to parse range" in message and tab in message]
             if not gone:
                 raise StoreError(self._explain("re-read", error)) from error
             return {}, {tab: None for tab in gone}  # renamed or deleted: nothing else matters
