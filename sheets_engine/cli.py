@@ -437,7 +437,7 @@ def main() -> None:
     except CampaignBusy as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_BUSY)
-    except StoreError as error:  # bad input, or a lasting setup fault (SetupFault): someone must act
+    except StoreError as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     except StoreUnavailable as error:  # Google kept failing within the bounded retries: try later
