@@ -129,14 +129,17 @@ class WorkbookStore:
             finally:
                 self._lock_depth -= 1
             return
-        with FileLock(self.real, command):
-            self._lock_depth = 1
-            try:
-                self._remove_leftovers()
-                self._check_writable()
-                yield
-            finally:
-                self._lock_depth = 0
+        held = FileLock(self.real, command)
+        with _setup_faults(self.path):  # a full disk can refuse the lock file's few bytes too
+            held.acquire()
+        self._lock_depth = 1
+        try:
+            self._remove_leftovers()
+            self._check_writable()
+            yield
+        finally:
+            self._lock_depth = 0
+            held.release()
 
     def _remove_leftovers(self) -> None:
         # Under the lock nobody else is writing: a temporary file is what a killed write left.
@@ -333,7 +336,8 @@ def open_by(folder: Path, name: str) -> tuple[str, str, Path] | None:
             continue
         except OSError:
             data = b""
-        return program, parse(data), owner
+        who = "".join(char for char in parse(data) if char.isprintable())  # no control characters on a terminal
+        return program, who or "an unknown user", owner
     return None
 
 
