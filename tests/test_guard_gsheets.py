@@ -20,6 +20,7 @@ import pytest
 from sheets_engine import app
 from sheets_engine.stores.gsheets import GoogleSheetsStore
 from sheets_engine.stores.gsheets_http import RetryPolicy
+from sheets_engine.stores.gsheets_layout import reply_range
 from sheets_engine.stores.guard import column_letter
 from tests.gsheets_support import run_cli
 from tests.standin.campaigns import demo_tabs
@@ -226,3 +227,20 @@ def test_an_undisturbed_run_still_makes_five_requests_and_the_next_write_builds_
 
     store.write([CellWrite("Clans", 2, 2, 77)])
     assert sheet.rows("Clans")[1][1] == 77
+
+
+@pytest.mark.parametrize(
+    ("named", "grid"),
+    [
+        ("'🌵 test_values_batch_get 1'!A1:A10", ("🌵 test_values_batch_get 1", 10, 1)),  # Google's, for A:A
+        ("'🌵 test_values_get 1'!A1:J10", ("🌵 test_values_get 1", 10, 10)),  # Google's, for a whole tab
+        ("Sheet1!A1:D1", ("Sheet1", 1, 4)),
+        ("'It''s'!A1", ("It's", 1, 1)),
+        ("Orders!A1:AB1", ("Orders", 1, 28)),
+        ("not a range", None),
+    ],
+)
+def test_the_range_google_names_in_a_reply_gives_the_grid(named: str, grid: tuple[str, int, int] | None) -> None:
+    """The first two are replies recorded from Google by gspread's maintainers: an open range comes
+    back clamped to the grid (10 rows, 10 columns there)."""
+    assert reply_range(named) == grid

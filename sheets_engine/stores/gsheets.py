@@ -5,8 +5,8 @@ spreadsheet's metadata (tab titles, ids, grid sizes), one values batch-get of ev
 (unformatted values), the lost-update guard's re-read, and one `spreadsheets.batchUpdate` that
 Google applies all-or-nothing. The guard's one request re-reads everything the write relies on:
 the cells it overwrites, and of each tab it writes the header row, column A (each row's key) and,
-from the ranges Google names in its reply, the grid's size and the tab's title. All of it goes through gspread's
-HTTP client (`gsheets_http.SheetsClient`), with timeouts and bounded retries.
+from the ranges Google names in its reply, the grid's size and the tab's title. All of it goes
+through gspread's HTTP client (`gsheets_http.SheetsClient`), with timeouts and bounded retries.
 
 SOURCE is a spreadsheet URL (`https://docs.google.com/spreadsheets/d/KEY/edit`) or `gsheet:KEY`.
 """
