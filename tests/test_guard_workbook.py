@@ -341,6 +341,33 @@ def test_a_link_and_its_target_resolved_at_once_never_both_write(
     assert files_beside(workbook) == ["current.xlsx"]
 
 
+def test_processes_started_at_once_through_a_link_and_its_target_never_both_write(workbook: Path, linked: Path) -> None:
+    """Real processes: one resolves the turn; each other one is busy (exit 4) or, coming after it,
+    finds the turn done (exit 0, nothing written)."""
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "sheets_engine", "resolve", str(path), "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=Path(__file__).resolve().parents[1],  # this checkout's sheets_engine
+        )
+        for path in (workbook, linked, workbook, linked)
+    ]
+    outcomes = []
+    for run in runs:
+        out, err = run.communicate(timeout=120)
+        if run.returncode == 0:
+            outcomes.append("resolved" if json.loads(out)["resolved"] else "nothing to do")
+        else:
+            assert run.returncode == 4, err
+            assert b"is busy: another sheets-engine run" in err  # (its pid, once it has written it)
+            outcomes.append("busy")
+    assert outcomes.count("resolved") == 1, outcomes
+    assert len({r["Resolution"] for r in history(workbook)}) == 1
+    assert linked.is_symlink() and os.readlink(linked) == workbook.name
+    assert files_beside(workbook) == ["current.xlsx"]
+
+
 # The lock is the OS's ------------------------------------------------------------------------------
 
 HOLDER = r"""
