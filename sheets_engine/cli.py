@@ -1,8 +1,10 @@
 """The `sheets-engine` command: parses, calls the service layer, formats. No rules here.
 
-Exit codes: 0 done; 2 bad input (every problem listed); 1 unexpected failure; 3 the spreadsheet
-changed while the engine worked (nothing written: run again); 4 another run is working on the
-campaign (nothing read or written: run again later).
+Exit codes: 0 done; 2 bad input (every problem listed) or a setup fault that lasts (a read-only
+workbook, a full disk: the message says what to do); 1 unexpected failure or a passing one (the
+network, a 5xx); 3 the spreadsheet changed while the engine worked (nothing written: run again);
+4 another run is working on the campaign, or the workbook is open in Excel or LibreOffice (nothing
+written: run again later).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from sheets_engine.output import (
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CONFLICT = 3  # a GM edited cells the run was about to overwrite; nothing was written
-EXIT_BUSY = 4  # another run holds the campaign's lock; nothing was read or written
+EXIT_BUSY = 4  # another run holds the campaign's lock, or Excel/LibreOffice has it open; nothing was written
 
 
 class BadInput(click.ClickException):
@@ -78,11 +80,12 @@ def cli(ctx: click.Context, debug: bool, credentials: str | None) -> None:
     SOURCE is a campaign workbook (.xlsx) or a Google Sheet (its URL, or gsheet:KEY; the
     Google Sheets set-up guide is docs/google-sheets.md in the sheets-engine repository).
 
-    Exit codes: 0 done, 2 bad input (every problem is listed), 1 unexpected failure,
-    3 the spreadsheet changed during the run (nothing written),
-    4 another run is working on the campaign (nothing written: run again later). A usage
-    error (an unknown option, a missing argument) exits 2 as well, with click's message.
-    With --json, every command prints exactly one JSON object on stdout, whatever the exit.
+    Exit codes: 0 done, 2 bad input (every problem is listed) or a setup fault to fix (a
+    read-only workbook, a full disk), 1 unexpected failure, 3 the spreadsheet changed during
+    the run (nothing written), 4 another run is working on the campaign or the workbook is open
+    in Excel or LibreOffice (nothing written: run again later). A usage error (an unknown
+    option, a missing argument) exits 2 as well, with click's message. With --json, every
+    command prints exactly one JSON object on stdout, whatever the exit.
 
     Example: sheets-engine init camp.xlsx --demo && sheets-engine resolve camp.xlsx
     """
