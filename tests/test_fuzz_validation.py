@@ -289,7 +289,7 @@ def _column(spec: TabSpec, name: str) -> Column:
         high = min(high, getattr(meta, "le", high))
         func = getattr(meta, "func", None)
         validator = getattr(func, "__name__", validator) if func is not None else validator
-    kind = {"_whole": "whole", "_optional_whole": "optional", "_text": "text", "timestamp_text": "text",
+    kind = {"_whole": "whole", "_optional_whole": "optional", "_text": "text", "timestamp_text": "timestamp",
             "_flag": "flag", "_fraction": "fraction", "parse": "enum"}[validator]  # fmt: skip
     if kind == "optional":
         low, high = 0, MAX_COUNT
@@ -351,6 +351,8 @@ def readable(column: Column, value: Any) -> bool:
     """Can this column hold this value? (Types only: names and rules are judged elsewhere.)"""
     if column.kind == "text":
         return True
+    if column.kind == "timestamp":
+        return moment_readable(value)
     if column.kind in ("whole", "optional"):
         if blank(value):
             return column.low <= 0 <= column.high or column.kind == "optional"
@@ -380,6 +382,38 @@ def readable(column: Column, value: Any) -> bool:
     if blank(value):
         return (column.tab, column.name) in BLANK_ENUMS
     return text(value).casefold() in {w.casefold() for w in column.words}
+
+
+TYPED_DATES = (
+    re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-]\d{4}( \d{1,2}:\d{2}(:\d{2})?)?"),  # 14/3/2024 10:00
+)
+
+
+def moment_readable(value: Any) -> bool:
+    """A form timestamp: a datetime or date, a serial day number a spreadsheet can show, or text
+    holding a whole date whose day and month cannot be swapped (year first always can't)."""
+    if blank(value):
+        return True
+    if isinstance(value, bool | time | timedelta):
+        return False
+    if isinstance(value, datetime | date):
+        return True
+    if isinstance(value, int | float):
+        return math.isfinite(value) and 0 < value < 2_958_466
+    typed = text(value)
+    try:
+        datetime.fromisoformat(typed)
+        return True
+    except ValueError:
+        pass
+    for pattern in TYPED_DATES:
+        match = pattern.fullmatch(typed)
+        if match:
+            first, second = int(match.group(1)), int(match.group(2))
+            return (
+                (first > 12 or second > 12 or first == second) and min(first, second) >= 1 and max(first, second) <= 31
+            )
+    return False
 
 
 def game_readable(key: str, value: Any) -> bool | None:
@@ -793,7 +827,8 @@ def malformed_response(draw: st.DrawFn) -> dict[str, Any]:
         detail = draw(numbers.filter(lambda v: not _affordable(v)))
     else:
         target = draw(st.one_of(garbage, st.sampled_from(sorted(KNOWN_NAMES))))
-    moment = draw(st.one_of(st.datetimes(min_value=datetime(2026, 1, 1), max_value=datetime(2027, 1, 1)), garbage))
+    # Google Forms writes the Timestamp, never the player: a bad one is a GM's cell (tested above)
+    moment = draw(st.datetimes(min_value=datetime(2026, 1, 1), max_value=datetime(2027, 1, 1)))
     return {"Timestamp": moment, "Email Address": email, "Character": character, "Order": order,
             "Target": target, "Detail": detail, "Secret": draw(garbage)}  # fmt: skip
 
