@@ -131,11 +131,13 @@ def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetim
         return Report(plan.changes, plan.history, logs, len(plan.writes), dry_run, summary, stamp.resolution)
 
 
-def init(target: str | Store, demo: bool = False, force: bool = False, ruleset: str = "sengoku") -> None:
-    """Lay out a new campaign from the templates (the demo campaign with `demo`)."""
+def init(target: str | Store, demo: bool = False, force: bool = False, ruleset: str = "sengoku") -> int:
+    """Lay out a new campaign from the templates (the demo campaign with `demo`); the tab count."""
     store = open_store(target) if isinstance(target, str) else target
     chosen = get_ruleset(ruleset)
-    store.create(template_tabs(chosen, demo=demo), overwrite=force, choices=chosen.choices)
+    tabs = template_tabs(chosen, demo=demo)
+    store.create(tabs, overwrite=force, choices=chosen.choices)
+    return len(tabs)
 
 
 def ruleset_choices(raw: dict[str, RawTab]) -> tuple[Choice, ...]:

@@ -1,13 +1,14 @@
 """The `sheets-engine` command: parses, calls the service layer, formats. No rules here.
 
-Exit codes: 0 done; 2 bad input (every problem listed); 1 unexpected failure; 3 the spreadsheet
-changed while the engine worked (nothing written: run again); 4 another run is working on the
-campaign (nothing read or written: run again later).
+Exit codes: 0 done; 2 bad input (every problem listed) or a setup fault that lasts (a read-only
+workbook, a full disk: the message says what to do); 1 unexpected failure or a passing one (the
+network, a 5xx); 3 the spreadsheet changed while the engine worked (nothing written: run again);
+4 another run is working on the campaign, or the workbook is open in Excel or LibreOffice (nothing
+written: run again later).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -16,10 +17,20 @@ from typing import Any
 import click
 
 from sheets_engine.core.lifecycle import RunStatus
+from sheets_engine.output import (
+    JsonMode,
+    emit_json,
+    json_option,
+    payload,
+    print_table,
+    print_text,
+    snake,
+    table_format_option,
+)
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CONFLICT = 3  # a GM edited cells the run was about to overwrite; nothing was written
-EXIT_BUSY = 4  # another run holds the campaign's lock; nothing was read or written
+EXIT_BUSY = 4  # another run holds the campaign's lock, or Excel/LibreOffice has it open; nothing was written
 
 
 class BadInput(click.ClickException):
@@ -28,39 +39,32 @@ class BadInput(click.ClickException):
     exit_code = EXIT_BAD_INPUT
 
 
-def _console() -> Any:
-    from rich.console import Console
+PROBLEM_COLUMNS = ("Tab", "Row", "Column", "Value", "Expected", "Severity")
+HISTORY_COLUMNS = ("Turn", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll")
+CHANGE_COLUMNS = ("Tab", "Key", "Column", "Old", "New", "Cause")
 
-    return Console(highlight=False, soft_wrap=True)
+
+def _problem_row(p: Any) -> list[Any]:
+    return [p.tab, "" if p.row is None else p.row, p.column, p.value, p.expected, p.severity.value]
 
 
-def _print_problems(problems: list[Any], as_json: bool) -> None:
-    if as_json:
-        click.echo(json.dumps([p.as_dict() for p in problems], indent=2, default=str))
-        return
-    from rich.table import Table
-
-    table = Table("Tab", "Row", "Column", "Value", "Expected", "", title=f"{len(problems)} problem(s)")
-    for p in problems:
-        value = "" if p.value is None else str(p.value)
-        table.add_row(
-            p.tab,
-            "" if p.row is None else str(p.row),
-            p.column,
-            value,
-            p.expected,
-            "warning" if p.severity.value == "warning" else "",
-        )
-    _console().print(table)
+def _print_problems(problems: list[Any], table_format: str | None = None) -> None:
+    title = f"{len(problems)} problem(s)"
+    print_table(PROBLEM_COLUMNS, (_problem_row(p) for p in problems), title, table_format)
 
 
 def _print_changes(report: Any, title: str) -> None:
-    from rich.table import Table
+    print_table(CHANGE_COLUMNS, ([row[c] for c in CHANGE_COLUMNS] for row in report.history), title)
 
-    table = Table("Tab", "Key", "Column", "Old", "New", "Cause", title=title)
-    for row in report.history:
-        table.add_row(*(str(row[c]) for c in ("Tab", "Key", "Column", "Old", "New", "Cause")))
-    _console().print(table)
+
+def _counts(report: Any) -> dict[str, Any]:
+    """The counts every writing command reports."""
+    return {
+        "dry_run": report.dry_run,
+        "cells_changed": len(report.changes),
+        "history_rows": len(report.history),
+        "cells_written": 0 if report.dry_run else report.cells_written,
+    }
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -75,14 +79,20 @@ def _print_changes(report: Any, title: str) -> None:
 def cli(ctx: click.Context, debug: bool, credentials: str | None) -> None:
     """Resolve turns of a strategy campaign kept in a spreadsheet.
 
-    SOURCE is a campaign workbook (.xlsx) or a Google Sheet (its URL, or gsheet:KEY; see
-    docs/google-sheets.md). Exit codes: 0 done, 2 bad input (every problem is listed),
-    1 unexpected failure, 3 the spreadsheet changed during the run (nothing written),
-    4 another run is working on the campaign (nothing written: run again later).
+    SOURCE is a campaign workbook (.xlsx) or a Google Sheet (its URL, or gsheet:KEY; the
+    Google Sheets set-up guide is docs/google-sheets.md in the sheets-engine repository).
+
+    Exit codes: 0 done, 2 bad input (every problem is listed) or a setup fault to fix (a
+    read-only workbook, a full disk), 1 unexpected failure, 3 the spreadsheet changed during
+    the run (nothing written), 4 another run is working on the campaign or the workbook is open
+    in Excel or LibreOffice (nothing written: run again later). A usage error (an unknown
+    option, a missing argument) exits 2 as well, with click's message. With --json, every
+    command prints exactly one JSON object on stdout, whatever the exit.
 
     Example: sheets-engine init camp.xlsx --demo && sheets-engine resolve camp.xlsx
     """
     ctx.obj = {"debug": debug, "credentials": credentials}
+    JsonMode.on = False  # set again by the command's --json (parsed after this)
 
 
 def _store(source: str) -> Any:
@@ -97,21 +107,26 @@ def _store(source: str) -> Any:
 @click.argument("path")
 @click.option("--demo", is_flag=True, help="Fill it with the demo campaign (32 provinces, 5 clans).")
 @click.option("--force", is_flag=True, help="Replace a workbook that is already there.")
-def init(path: str, demo: bool, force: bool) -> None:
+@json_option()
+def init(path: str, demo: bool, force: bool, as_json: bool) -> None:
     """Create a new campaign at PATH from the templates: a workbook, or the tabs of a Google Sheet.
 
     Example: sheets-engine init campaign.xlsx --demo
     """
     from sheets_engine import app
 
-    app.init(_store(path), demo=demo, force=force)
-    click.echo(f"Created {path}" + (" with the demo campaign" if demo else ""))
+    tabs = app.init(_store(path), demo=demo, force=force)
+    if as_json:
+        emit_json(payload("ok", EXIT_OK, path=path, demo=demo, tabs=tabs))
+        return
+    print_text(f"Created {path}" + (" with the demo campaign" if demo else ""))
 
 
 @cli.command()
 @click.argument("source")
-@click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
-def validate(source: str, as_json: bool) -> None:
+@json_option("Print one JSON object: status, exit, the counts and every problem.")
+@table_format_option
+def validate(source: str, as_json: bool, table_format: str | None) -> None:
     """List every problem in the campaign: tab, row, column, value, what was expected.
 
     Exits 2 if there is any error (warnings alone exit 0).
@@ -122,20 +137,30 @@ def validate(source: str, as_json: bool) -> None:
 
     problems = app.validate(_store(source))
     errors = [p for p in problems if p.severity.value == "error"]
-    if problems:
-        _print_problems(problems, as_json)
-    elif as_json:
-        click.echo("[]")
+    code = EXIT_BAD_INPUT if errors else EXIT_OK
+    if as_json:
+        emit_json(
+            payload(
+                "invalid" if errors else "ok",
+                code,
+                errors=len(errors),
+                warnings=len(problems) - len(errors),
+                problems=[p.as_dict() for p in problems],
+            )
+        )
+    elif problems or table_format:
+        _print_problems(problems, table_format)
     else:
         click.echo("No problems found.")
-    if errors:
-        sys.exit(EXIT_BAD_INPUT)
+    if code:
+        sys.exit(code)
 
 
 @cli.command()
 @click.argument("source")
 @click.option("--dry-run", is_flag=True, help="Print what would change and write nothing.")
-def recalc(source: str, dry_run: bool) -> None:
+@json_option()
+def recalc(source: str, dry_run: bool, as_json: bool) -> None:
     """Recompute the derived columns (guide Section 11) and write the cells that changed.
 
     Example: sheets-engine recalc campaign.xlsx --dry-run
@@ -143,6 +168,9 @@ def recalc(source: str, dry_run: bool) -> None:
     from sheets_engine import app
 
     report = app.recalc(_store(source), dry_run=dry_run)
+    if as_json:
+        emit_json(payload("ok", EXIT_OK, **_counts(report)))
+        return
     if dry_run:
         _print_changes(report, f"{len(report.changes)} cell(s) would change (dry run: nothing written)")
     else:
@@ -155,8 +183,17 @@ def recalc(source: str, dry_run: bool) -> None:
 @click.option("--tab", help="Only changes to this tab (any case).")
 @click.option("--key", help="Only changes to the row of this name (a province, army, character...).")
 @click.option("--cause", help="Only changes whose cause contains these words (any case).")
-@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-def history(source: str, turn: int | None, tab: str | None, key: str | None, cause: str | None, as_json: bool) -> None:
+@json_option("Print one JSON object whose `rows` are the History rows.")
+@table_format_option
+def history(
+    source: str,
+    turn: int | None,
+    tab: str | None,
+    key: str | None,
+    cause: str | None,
+    as_json: bool,
+    table_format: str | None,
+) -> None:
     """Print the changelog (the History tab): every change, its old and new value and cause.
 
     Example: sheets-engine history campaign.xlsx --turn 3 --tab Armies --cause battle
@@ -165,27 +202,22 @@ def history(source: str, turn: int | None, tab: str | None, key: str | None, cau
 
     rows = read_history(_store(source), turn=turn, tab=tab, key=key, cause=cause)
     if as_json:
-        click.echo(json.dumps(rows, indent=2, default=str))
+        emit_json(payload("ok", EXIT_OK, count=len(rows), rows=rows))
         return
-    _print_history(rows, f"History: {len(rows)} change(s)")
+    _print_history(rows, f"History: {len(rows)} change(s)", table_format)
 
 
-def _print_history(rows: list[dict[str, Any]], title: str) -> None:
-    from rich.table import Table
-
-    columns = ("Turn", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll")
-    table = Table(*columns, title=title)
-    for row in rows:
-        table.add_row(*("" if row.get(c) is None else str(row.get(c)) for c in columns))
-    _console().print(table)
+def _print_history(rows: list[dict[str, Any]], title: str, table_format: str | None = None) -> None:
+    print_table(HISTORY_COLUMNS, ([row.get(c) for c in HISTORY_COLUMNS] for row in rows), title, table_format)
 
 
 @cli.command()
 @click.argument("source")
 @click.argument("key")
 @click.option("--turn", type=int, help="Only this turn's changes.")
-@click.option("--json", "as_json", is_flag=True, help="Print the rows as JSON.")
-def explain(source: str, key: str, turn: int | None, as_json: bool) -> None:
+@json_option("Print one JSON object whose `rows` are the History rows, each with `About`.")
+@table_format_option
+def explain(source: str, key: str, turn: int | None, as_json: bool, table_format: str | None) -> None:
     """Why did it change? Every change to one province, army, character or clan, with its cause and dice.
 
     KEY is a name as the sheet spells it (any case). Lists the History rows of KEY's own row, those
@@ -200,17 +232,17 @@ def explain(source: str, key: str, turn: int | None, as_json: bool) -> None:
 
     rows = read_history(_store(source), turn=turn)
     found = about(rows, key)
+    close = suggest(rows, key) if not found else None
     if as_json:
-        payload = [{**e.row, "About": e.about} for e in found]
-        click.echo(json.dumps(payload, indent=2, default=str))
+        rows_about = [{**e.row, "About": e.about} for e in found]
+        emit_json(payload("ok", EXIT_OK, key=key, count=len(found), rows=rows_about, did_you_mean=close))
         return
-    if not found:
-        close = suggest(rows, key)
+    if not found and not table_format:
         hint = f" (did you mean '{close}'?)" if close else ""
         when = f" in turn {turn}" if turn is not None else ""
-        click.echo(f"History records no change to '{key}'{when}{hint}.")
+        print_text(f"History records no change to '{key}'{when}{hint}.")
         return
-    _print_history([e.row for e in found], f"{key}: {len(found)} change(s)")
+    _print_history([e.row for e in found], f"{key}: {len(found)} change(s)", table_format)
 
 
 @cli.command()
@@ -219,7 +251,7 @@ def explain(source: str, key: str, turn: int | None, as_json: bool) -> None:
     "--turn", type=click.IntRange(min=1), required=True, metavar="N", help="The turn to undo, with every turn after it."
 )
 @click.option("--dry-run", is_flag=True, help="Print every cell that would be restored and write nothing.")
-@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+@json_option()
 def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
     """Put the campaign back as it was before turn N resolved, from History's old values.
 
@@ -240,8 +272,8 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
     summary = dict(report.summary)
     edited = summary.pop("edited", [])
     if as_json:
-        payload = {**summary, "dry_run": dry_run, "edited": edited, "history_rows": len(report.history)}
-        click.echo(json.dumps(payload, indent=2, default=str))
+        fields = {snake(k): v for k, v in summary.items()} | _counts(report)
+        emit_json(payload("ok", EXIT_OK, **fields, edited=edited))
         return
     if dry_run:
         _print_changes(report, f"{len(report.changes)} cell(s) would be restored (dry run: nothing written)")
@@ -263,7 +295,7 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
 @cli.command()
 @click.argument("source")
 @click.option("--dry-run", is_flag=True, help="Print every change the turn would make and write nothing.")
-@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (for cron logs).")
+@json_option()
 @click.option(
     "--force",
     is_flag=True,
@@ -307,45 +339,43 @@ def _with_progress(work: Any, quiet: bool) -> Any:
         return work()
 
 
+def _resolution_payload(report: Any, **extra: Any) -> dict[str, Any]:
+    summary = {snake(k): v for k, v in report.summary.items()}
+    counts = {
+        **_counts(report),
+        "resolution": report.resolution if report.history else "",
+        "notifications": len(report.logs.get("Notifications", [])),
+        "battles": len(report.logs.get("Battles", [])),
+        **extra,
+    }
+    # The summary's counts come first; the rows actually written win a clash of names.
+    status = {RunStatus.NOTHING: "nothing_to_do", RunStatus.PAUSED: "paused"}.get(report.status, "ok")
+    return payload(status, EXIT_OK, **(summary | counts), headline=report.headline)
+
+
 def _print_resolution(report: Any, as_json: bool) -> None:
     summary = dict(report.summary)
     if as_json:
-        payload = {
-            **summary,
-            "status": report.status.value,  # resolved, paused or nothing to do
-            "headline": report.headline,
-            "dry_run": report.dry_run,
-            "resolution": report.resolution if report.history else "",
-            "cells_changed": len(report.changes),
-            "history_rows": len(report.history),
-            "notifications": len(report.logs.get("Notifications", [])),
-            "battles": len(report.logs.get("Battles", [])),
-            "cells_written": 0 if report.dry_run else report.cells_written,
-        }
-        click.echo(json.dumps(payload, indent=2, default=str))
+        emit_json(_resolution_payload(report))
         return
     if report.status is RunStatus.NOTHING:
-        click.echo(report.headline)
+        print_text(report.headline)
         return
     if report.dry_run:
         _print_changes(
             report,
             f"Turn {summary.get('turn')}: {len(report.changes)} cell(s) would change (dry run: nothing written)",
         )
-    from rich.table import Table
-
-    table = Table("", "", show_header=False, title=report.headline)  # the ruleset's words, as given
-    for name, value in summary.items():
-        if name not in ("resolved", "turn", "year", "winter"):
-            table.add_row(name, str(value))
-    table.add_row("cells changed", str(len(report.changes)))
-    table.add_row("notifications", str(len(report.logs.get("Notifications", []))))
-    _console().print(table)
+    lines = [[name, value] for name, value in summary.items() if name not in ("resolved", "turn", "year", "winter")]
+    lines.append(["cells changed", len(report.changes)])
+    lines.append(["notifications", len(report.logs.get("Notifications", []))])
+    print_table(("", ""), lines, report.headline)  # the ruleset's words, as given
 
 
 @cli.command()
 @click.argument("directory", default="sengoku-demo", required=False)
-def demo(directory: str) -> None:
+@json_option()
+def demo(directory: str, as_json: bool) -> None:
     """Create the demo campaign in DIRECTORY (default ./sengoku-demo) and run the main job on it.
 
     Example: sheets-engine demo /tmp/demo
@@ -354,10 +384,14 @@ def demo(directory: str) -> None:
 
     path = Path(directory) / "demo.xlsx"
     app.init(str(path), demo=True, force=True)
-    click.echo(f"Demo campaign written to {path}; resolving turn 1.")
+    if not as_json:
+        print_text(f"Demo campaign written to {path}; resolving turn 1.")
     report = app.resolve(str(path))
+    if as_json:
+        emit_json(_resolution_payload(report, path=str(path)))
+        return
     _print_resolution(report, as_json=False)
-    click.echo(f"Read the results in {path}: the Orders, Notifications and History tabs.")
+    print_text(f"Read the results in {path}: the Orders, Notifications and History tabs.")
 
 
 @cli.command()
@@ -366,7 +400,8 @@ def demo(directory: str) -> None:
 @click.option("--clans", type=click.IntRange(min=1), help="How many clans (default: one per 12 provinces).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The same seed gives the same campaign.")
 @click.option("--force", is_flag=True, help="Replace a workbook that is already there.")
-def generate(path: str, count: int, clans: int | None, seed: int, force: bool) -> None:
+@json_option()
+def generate(path: str, count: int, clans: int | None, seed: int, force: bool, as_json: bool) -> None:
     """Create a valid synthetic campaign of any size (for benchmarks and scale tests).
 
     Example: sheets-engine generate big.xlsx --provinces 10000 --seed 7
@@ -374,15 +409,21 @@ def generate(path: str, count: int, clans: int | None, seed: int, force: bool) -
     from sheets_engine.generate import generate as make
     from sheets_engine.stores import open_store
 
-    open_store(path).create(make(count, clans, seed), overwrite=force)
-    click.echo(f"Created {path} with {count} provinces")
+    tabs = make(count, clans, seed)
+    open_store(path).create(tabs, overwrite=force)
+    if as_json:
+        clan_count = len(tabs["Clans"]) - 1
+        emit_json(payload("ok", EXIT_OK, path=path, provinces=count, clans=clan_count, seed=seed, tabs=len(tabs)))
+        return
+    print_text(f"Created {path} with {count} provinces")
 
 
 @cli.command()
 @click.argument("path")
 @click.argument("target")
 @click.option("--force", is_flag=True, help="Replace the contents of campaign tabs that hold data.")
-def push(path: str, target: str, force: bool) -> None:
+@json_option()
+def push(path: str, target: str, force: bool, as_json: bool) -> None:
     """Copy the campaign in the workbook PATH to the Google Sheet TARGET (values, not formatting).
 
     Example: sheets-engine push campaign.xlsx gsheet:1AbC...xyz
@@ -391,14 +432,18 @@ def push(path: str, target: str, force: bool) -> None:
     from sheets_engine.stores.transfer import copy_campaign
 
     tabs = copy_campaign(_store(path), _store(target), overwrite=force, choices=app.ruleset_choices)
-    click.echo(f"Copied {tabs} tab(s) from {path} to {target}")
+    if as_json:
+        emit_json(payload("ok", EXIT_OK, source=path, target=target, tabs=tabs))
+        return
+    print_text(f"Copied {tabs} tab(s) from {path} to {target}")
 
 
 @cli.command()
 @click.argument("source")
 @click.argument("path")
 @click.option("--force", is_flag=True, help="Replace a workbook that is already there.")
-def pull(source: str, path: str, force: bool) -> None:
+@json_option()
+def pull(source: str, path: str, force: bool, as_json: bool) -> None:
     """Copy the campaign in the Google Sheet SOURCE to the workbook PATH (values, not formatting).
 
     Example: sheets-engine pull gsheet:1AbC...xyz backup.xlsx
@@ -407,7 +452,70 @@ def pull(source: str, path: str, force: bool) -> None:
     from sheets_engine.stores.transfer import copy_campaign
 
     tabs = copy_campaign(_store(source), _store(path), overwrite=force, choices=app.ruleset_choices)
-    click.echo(f"Copied {tabs} tab(s) from {source} to {path}")
+    if as_json:
+        emit_json(payload("ok", EXIT_OK, source=source, target=path, tabs=tabs))
+        return
+    print_text(f"Copied {tabs} tab(s) from {source} to {path}")
+
+
+@cli.command()
+@click.argument("source")
+@click.option(
+    "--webhooks",
+    "webhooks_file",
+    required=True,
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="TOML file mapping audiences (public, gm, clan:NAME, character:NAME[/CHANNEL]) to webhook URLs.",
+)
+@click.option("--dry-run", is_flag=True, help="Say which rows would be posted, and post nothing.")
+@click.option(
+    "--resend-unconfirmed", is_flag=True, help="Post again the rows a run that died had claimed ('sending ...')."
+)
+@json_option()
+def notify(source: str, webhooks_file: str, dry_run: bool, resend_unconfirmed: bool, as_json: bool) -> None:
+    """Post every Notifications row not yet delivered to its Discord webhook, once.
+
+    Delivery is recorded in the Notifications tab's Delivered column; a second run posts nothing.
+    Rows whose audience has no webhook in FILE are listed and left for later. Exits 2 if a
+    webhook no longer exists (fix FILE), 1 if Discord could not be reached (run again later).
+
+    Example: sheets-engine notify campaign.xlsx --webhooks webhooks.toml
+    """
+    from sheets_engine import app
+    from sheets_engine.notify import Webhooks
+    from sheets_engine.notify import notify as deliver
+
+    webhooks = Webhooks.load(Path(webhooks_file))
+    store = _store(source)
+    with app.exclusive(store, "notify", dry_run):
+        report = deliver(store, webhooks, dry_run=dry_run, resend_unconfirmed=resend_unconfirmed)
+    code = EXIT_BAD_INPUT if report.gone else EXIT_FAILURE if report.failed else EXIT_OK
+    status = "ok" if code == EXIT_OK else "webhook_gone" if report.gone else "unavailable"
+    if as_json:
+        emit_json(payload(status, code, **report.summary()))
+    else:
+        verb = "Would post" if dry_run else "Posted"
+        print_text(f"{verb} {len(report.posted)} notification(s) in {report.messages} Discord message(s).")
+        for audience, rows in sorted(report.unroutable.items()):
+            print_text(f"Warning: no webhook for {audience}: {len(rows)} row(s) left undelivered (rows {_rows(rows)}).")
+        if report.unconfirmed:
+            print_text(
+                f"Warning: rows {_rows(report.unconfirmed)} were being sent by a run that stopped: they may have "
+                "reached Discord. Look at the channel, then clear their Delivered cell or use --resend-unconfirmed."
+            )
+    for label in report.gone:
+        click.echo(
+            f"Error: the {label} webhook no longer exists (404): make a new one and update {webhooks_file}", err=True
+        )
+    for why in report.failed.values():
+        click.echo(f"Error: {why}; its rows stay undelivered: run again later", err=True)
+    if code:
+        sys.exit(code)
+
+
+def _rows(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers[:10]) + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
 
 
 def _show_warnings() -> None:
@@ -424,46 +532,61 @@ def _show_warnings() -> None:
         engine.setLevel(logging.WARNING)
 
 
+def _fail(code: int, status: str, message: str, problems: list[Any] | None = None) -> None:
+    """One error line on stderr (and with --json, one JSON object on stdout), then exit."""
+    if JsonMode.on:
+        body = payload(status, code, error=message)
+        if problems is not None:
+            body["problems"] = [p.as_dict() for p in problems]
+        emit_json(body)
+    elif problems:
+        _print_problems(problems)
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(code)
+
+
 def main() -> None:
-    """Entry point: map failures to exit codes and one clear line."""
+    """Entry point: map failures to exit codes and one clear line (a JSON object with --json)."""
     from sheets_engine.core.problems import InvalidCampaign
     from sheets_engine.stores.base import StoreError, StoreUnavailable
     from sheets_engine.stores.guard import ConflictError
     from sheets_engine.stores.lock import CampaignBusy
+    from sheets_engine.templates import TemplateError
 
     _show_warnings()
     debug = "--debug" in sys.argv[1:]
+    JsonMode.on = False
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(EXIT_FAILURE)
-    except click.ClickException as error:
+        _fail(EXIT_FAILURE, "aborted", "Aborted.")
+    except click.UsageError as error:  # click's own exit 2, with its usage line
+        if JsonMode.on or "--json" in sys.argv[1:]:
+            JsonMode.on = True
+            emit_json(payload("usage", error.exit_code, error=error.format_message()))
         error.show()
         sys.exit(error.exit_code)
+    except click.ClickException as error:
+        _fail(error.exit_code, "bad_input", error.format_message())
     except InvalidCampaign as error:
-        _print_problems(error.problems, as_json="--json" in sys.argv)
-        click.echo(f"Error: {error}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        _fail(EXIT_BAD_INPUT, "invalid", str(error), error.problems)
     except ConflictError as error:
-        click.echo(f"Error: {error}", err=True)
-        sys.exit(EXIT_CONFLICT)
+        _fail(EXIT_CONFLICT, "conflict", str(error))
     except CampaignBusy as error:
-        click.echo(f"Error: {error}", err=True)
-        sys.exit(EXIT_BUSY)
+        _fail(EXIT_BUSY, "busy", str(error))
     except StoreError as error:
-        click.echo(f"Error: {error}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        _fail(EXIT_BAD_INPUT, "bad_input", str(error))
     except StoreUnavailable as error:  # Google kept failing within the bounded retries: try later
-        click.echo(f"Error: {error}", err=True)
-        sys.exit(EXIT_FAILURE)
+        _fail(EXIT_FAILURE, "unavailable", str(error))
+    except TemplateError as error:  # the installed package itself is broken
+        _fail(EXIT_FAILURE, "failed", f"{error}: reinstall sheets-engine")
     except Exception as error:  # the last line of defence: one line, no traceback
         if debug:
             raise
-        click.echo(
-            f"Error: unexpected failure: {type(error).__name__}: {error} (run with --debug for details)",
-            err=True,
+        _fail(
+            EXIT_FAILURE,
+            "failed",
+            f"unexpected failure: {type(error).__name__}: {error} (run with --debug for details)",
         )
-        sys.exit(EXIT_FAILURE)

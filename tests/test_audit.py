@@ -109,7 +109,7 @@ def test_explain_command_prints_every_change_to_an_army(campaign: Path) -> None:
 def test_explain_command_as_json(campaign: Path) -> None:
     result = invoke("explain", str(campaign), "Shibata Katsuie", "--json", "--turn", "1")
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)
+    rows = json.loads(result.stdout)["rows"]
     own = {(r["Column"], r["Old"], r["New"]) for r in rows if r["About"] == "own row"}
     assert ("Status", "Alive", "Dead") in own
     assert any(r["About"] == "value" and r["Column"] == "Leader" for r in rows)
@@ -140,9 +140,9 @@ def test_explain_of_a_name_with_no_change_says_so_and_suggests(campaign: Path) -
 def test_history_filters_by_turn_tab_key_and_cause(campaign: Path, options: list[str], check: Any) -> None:
     result = invoke("history", str(campaign), "--json", *options)
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)
+    rows = json.loads(result.stdout)["rows"]
     assert rows and all(check(r) for r in rows)
-    everything = json.loads(invoke("history", str(campaign), "--json").stdout)
+    everything = json.loads(invoke("history", str(campaign), "--json").stdout)["rows"]
     assert len(rows) == sum(1 for r in everything if check(r))
 
 

@@ -114,7 +114,9 @@ def test_validate_json_lists_the_problem(workbook: Path) -> None:
     set_cell(workbook, "Provinces", ISE, "Type", "Castle")
     result = invoke("validate", str(workbook), "--json")
     assert result.exit_code == 2
-    [problem] = json.loads(result.stdout)
+    body = json.loads(result.stdout)
+    assert (body["status"], body["exit"], body["errors"]) == ("invalid", 2, 1)
+    [problem] = body["problems"]
     assert {k: problem[k] for k in ("tab", "row", "column", "value", "severity")} == {
         "tab": "Provinces",
         "row": 4,
@@ -269,7 +271,9 @@ def test_history_json_prints_rows_with_turn_tab_key_column_old_new_cause(workboo
     assert invoke("recalc", str(workbook)).exit_code == 0
     result = invoke("history", str(workbook), "--json")
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)
+    body = json.loads(result.stdout)
+    rows = body["rows"]
+    assert (body["status"], body["exit"], body["count"]) == ("ok", 0, len(rows))
     assert len(rows) == history_rows(workbook)
     assert all({"Turn", "Tab", "Key", "Column", "Old", "New", "Cause"} <= row.keys() for row in rows)
     owari = next(r for r in rows if (r["Key"], r["Column"]) == ("Owari", "Mon Bonus"))
@@ -280,7 +284,7 @@ def test_history_json_prints_rows_with_turn_tab_key_column_old_new_cause(workboo
         "New": 7,
         "Cause": "recalc",
     }
-    assert json.loads(invoke("history", str(workbook), "--json", "--turn", "2").stdout) == []
+    assert json.loads(invoke("history", str(workbook), "--json", "--turn", "2").stdout)["rows"] == []
 
 
 # help and errors --------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Two runs at once (issue 8): two resolutions of one campaign never both write.
 
-A run holds `campaign.xlsx.lock` (O_CREAT | O_EXCL) from its read to its write; a second run that
-finds it stops at once, writes nothing and exits 4 ("busy"). A lock left by a run that was killed
-is taken over, with a warning that says whose it was.
+A run holds `campaign.xlsx.lock` (an flock, which the OS frees when the run dies) from its read to
+its write; a second run that finds it stops at once, writes nothing and exits 4 ("busy"). A lock
+file left by a run that was killed is taken over, with a warning that says whose it was.
 """
 
 from __future__ import annotations

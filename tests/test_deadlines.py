@@ -83,8 +83,8 @@ def test_a_week_of_cron_runs_resolves_seven_turns_each_at_its_deadline(
     deadlines = [FIRST + timedelta(days=n) for n in range(7)]
     # the first cron run after each deadline (every 10 minutes, at :05) resolves it, with the deadline as cutoff
     assert [now for now, _ in resolved] == [d + timedelta(minutes=5) for d in deadlines]
-    assert [s["orders sent by"] for _, s in resolved] == [_text(d) for d in deadlines]
-    assert [s["next deadline"] for _, s in resolved] == [_text(d + timedelta(days=1)) for d in deadlines]
+    assert [s["orders_sent_by"] for _, s in resolved] == [_text(d) for d in deadlines]
+    assert [s["next_deadline"] for _, s in resolved] == [_text(d + timedelta(days=1)) for d in deadlines]
     values = game(store)
     assert (values["turn"], values["last_resolved_turn"], values["deadline"]) == ("8", "7", "2026-12-05 20:00:00")
     assert values["cutoffs"] in (None, "")  # no turn was forced
@@ -148,7 +148,7 @@ def test_a_time_without_a_zone_is_the_campaigns(monkeypatch: pytest.MonkeyPatch)
         "Nothing to do: turn 1 is due at its deadline 2026-11-28 20:00:00 (Asia/Tokyo); use --force"
     )
     due = json.loads(CliRunner().invoke(cli.cli, ["resolve", "memory", "--json", "--now", "2026-11-28 20:00"]).output)
-    assert (due["turn"], due["status"], due["headline"]) == (1, "resolved", "Turn 1 (year 1) resolved")
+    assert (due["turn"], due["status"], due["headline"]) == (1, "ok", "Turn 1 (year 1) resolved")
 
 
 def test_now_that_is_not_a_time_is_refused() -> None:
@@ -161,7 +161,7 @@ def test_now_that_is_not_a_time_is_refused() -> None:
     ("key", "value", "message"),
     [
         ("time_zone", "Mars/Olympus", "'Mars/Olympus' is not a time zone (an IANA name such as Europe/London"),
-        ("deadline", "next Friday", "expected a time such as 2026-12-01 20:00:00 (in time_zone)"),
+        ("deadline", "next Friday", "expected a date and time such as 2026-03-14 09:30"),
         ("cutoffs", "1 at noon", "'1 at noon' is not 'TURN: YYYY-MM-DD HH:MM:SS'"),
     ],
 )

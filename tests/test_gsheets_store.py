@@ -165,7 +165,7 @@ def test_a_missing_tab_exits_2_naming_it(env: ReplayEnv, capsys: Any, monkeypatc
             ["--credentials", str(env.key_file), "validate", f"gsheet:{KEY}", "--json"], capsys, monkeypatch
         )
     assert code == 2
-    problems = json.loads(out)
+    problems = json.loads(out)["problems"]
     assert any(p["tab"] == "Armies" and "sheets-engine init" in p["expected"] for p in problems)
 
 

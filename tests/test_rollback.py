@@ -294,6 +294,7 @@ def test_the_rollback_command_as_json_and_dry_run(resolved: Path) -> None:
     result = CliRunner().invoke(cli, ["rollback", str(resolved), "--turn", "3", "--dry-run", "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    assert summary["rolled back to before turn"] == 3 and summary["dry_run"] is True
-    assert summary["runs undone"] == 1 and summary["cells restored"] > 0
+    assert (summary["status"], summary["exit"]) == ("ok", 0)
+    assert summary["rolled_back_to_before_turn"] == 3 and summary["dry_run"] is True
+    assert summary["runs_undone"] == 1 and summary["cells_restored"] > 0
     assert resolved.read_bytes() == before

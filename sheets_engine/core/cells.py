@@ -105,20 +105,46 @@ def _fraction(value: Any) -> Any:
 
 
 def timestamp_text(value: Any) -> str:
-    """A form timestamp as sortable text, whatever form the store gave it in.
+    """A form timestamp as sortable text (`YYYY-MM-DD HH:MM:SS`), whatever form the store gave it in.
 
-    Google Sheets gives unformatted dates as serial day numbers (days since 1899-12-30),
-    a workbook as datetimes, a CSV as text.
+    Google Sheets gives unformatted dates as serial day numbers (days since 1899-12-30), a workbook
+    as datetimes. Text (a GM typing a timestamp by hand) is parsed, never sorted as text: a date
+    whose day and month could be swapped (01/12/2026) is refused, since the engine cannot know the
+    GM's locale.
     """
     if is_blank(value):
         return ""
     if isinstance(value, datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S")
-    # a serial day number within the years a spreadsheet can show (1900 to 9999); else plain text
-    if isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 2_958_466:
+    # a serial day number within the years a spreadsheet can show (1900 to 9999)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if not 0 < value < 2_958_466:
+            raise ValueError("expected a date and time (this number is not one a spreadsheet can show)")
         moment = datetime(1899, 12, 30) + timedelta(days=float(value))
         return moment.strftime("%Y-%m-%d %H:%M:%S")
-    return _text(value)
+    return _typed_timestamp(_text(value))
+
+
+def _typed_timestamp(text: str) -> str:
+    from dateutil import parser
+
+    expected = "expected a date and time such as 2026-03-14 09:30"
+    try:
+        return datetime.fromisoformat(text).strftime("%Y-%m-%d %H:%M:%S")  # year first: never ambiguous
+    except ValueError:
+        pass
+    try:
+        month_first = parser.parse(text, dayfirst=False)
+        day_first = parser.parse(text, dayfirst=True)
+        # dateutil fills a missing day, month or year from a default (today): without them it is no date
+        complete = parser.parse(text, default=datetime(2000, 1, 1)) == parser.parse(text, default=datetime(2001, 2, 2))
+    except (ValueError, OverflowError):
+        raise ValueError(expected) from None
+    if not complete:
+        raise ValueError(expected)
+    if month_first != day_first:
+        raise ValueError(f"{expected} (is this the {day_first:%-d %B} or the {month_first:%-d %B}?)")
+    return month_first.strftime("%Y-%m-%d %H:%M:%S")
 
 
 E = TypeVar("E", bound=Enum)

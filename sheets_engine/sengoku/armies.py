@@ -2,7 +2,7 @@
 
 The Units tab is the data: the Armies column that counts each unit, its CS, whether it is Basic,
 its place in the battle loss, winter loss and garrison orders, and whether it is a Siege Weapon.
-Siege Weapons are not units for counting (shared/spec/rules-defaults.md): every size, loss and
+Siege Weapons are not units for counting (a decision where the guide is silent): every size, loss and
 share below leaves them out. Armies are read in sheet row order, so the rules are deterministic.
 """
 

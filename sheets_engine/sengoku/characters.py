@@ -1,7 +1,7 @@
 """Guide Section 7, characters: death, and the clan's living members.
 
 A dead character keeps its row (the graveyard is history): Status Dead, Title and Clan cleared,
-Location kept; an army it led becomes leaderless (shared/spec/rules-defaults.md).
+Location kept; an army it led becomes leaderless.
 """
 
 from __future__ import annotations

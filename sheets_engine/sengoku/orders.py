@@ -1,6 +1,6 @@
 """Step 1, intake: form responses become Orders; who may order for whom; the latest order wins.
 
-Rules (shared/spec/rules-defaults.md, "Who may give which order"): a living character orders
+Rules (docs/orders.md, "How orders work"): a living character orders
 for itself; its clan's Daimyo may order for it too, and the Daimyo's order replaces the
 clanmate's own. Any other email is "not your character". Free actions (Missions tab) do not use
 the character's one order.

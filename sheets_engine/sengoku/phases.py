@@ -1,7 +1,7 @@
 """One turn of Sengoku Jidai: the phases in the rules' fixed sequence, over one Draft.
 
-`_phases` is the single list that says the order (shared/spec/rules-defaults.md, "Resolution
-sequence"; the step numbers are stable). Each phase is a function of the `Turn` (sengoku.turn).
+`_phases` is the single list that says the order (docs/orders.md, "The order of a resolution";
+the step numbers are stable). Each phase is a function of the `Turn` (sengoku.turn).
 """
 
 from __future__ import annotations

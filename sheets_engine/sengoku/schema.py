@@ -1,4 +1,4 @@
-"""The Sengoku Jidai tabs and columns (shared/spec/sheet-schema.md), as typed row models.
+"""The Sengoku Jidai tabs and columns (docs/spreadsheet.md), as typed row models.
 
 Headers are the models' aliases, exactly as the sheet spells them. Enums hold the sheet's words.
 """
@@ -320,7 +320,8 @@ BATTLE_HEADERS = (
     "Turn", "Province", "Attacker", "Defender", "Attacker CS", "Defender CS", "Attacker Roll",
     "Defender Roll", "Damage To Attacker", "Damage To Defender", "Outcome",
 )  # fmt: skip
-NOTIFICATION_HEADERS = ("Turn", "Audience", "Channel", "Message")
+# Delivered: engine-owned, written by `sheets-engine notify` (when and which Discord messages).
+NOTIFICATION_HEADERS = ("Turn", "Audience", "Channel", "Message", "Delivered")
 HISTORY_HEADERS = HISTORY_COLUMNS  # the same for every ruleset (core/writeset.py)
 
 UNIT_COLUMNS = ("Spear", "Sword", "Archer", "Cavalry", "Firearm", "Samurai", "Siege")
@@ -369,7 +370,7 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Relations", RelationRow),
     TabSpec("Sieges", SiegeRow, engine_columns=("Status",), rule_columns=("Timer",)),
     TabSpec("Battles", None, log=True, headers=BATTLE_HEADERS),
-    TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS),
+    TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS, optional=("Delivered",)),
     TabSpec("History", None, log=True, headers=HISTORY_HEADERS, optional=HISTORY_OPTIONAL),
 )
 

@@ -2,7 +2,7 @@
 
 The helpers here answer "who is the Daimyo" and "what was this character's Authority" for every
 politics phase (executions, claims, diplomacy). Authority used by claims and executions is the
-value at the start of the resolution (shared/spec/rules-defaults.md), so that an Authority gained
+value at the start of the resolution (a decision where the guide is silent), so that an Authority gained
 earlier in the same turn never decides a contest of that turn.
 """
 

@@ -2,9 +2,11 @@
 
 A run makes at most five requests, whatever the campaign's size: the service account's token, the
 spreadsheet's metadata (tab titles, ids, grid sizes), one values batch-get of every tab
-(unformatted values), the lost-update guard's re-read of exactly the cells about to be written, and
-one `spreadsheets.batchUpdate` that Google applies all-or-nothing. All of it goes through gspread's
-HTTP client (`gsheets_http.SheetsClient`), with timeouts and bounded retries.
+(unformatted values), the lost-update guard's re-read, and one `spreadsheets.batchUpdate` that
+Google applies all-or-nothing. The guard's one request re-reads everything the write relies on:
+the cells it overwrites, and of each tab it writes the header row, column A (each row's key) and,
+from the ranges Google names in its reply, the grid's size and the tab's title. All of it goes
+through gspread's HTTP client (`gsheets_http.SheetsClient`), with timeouts and bounded retries.
 
 SOURCE is a spreadsheet URL (`https://docs.google.com/spreadsheets/d/KEY/edit`) or `gsheet:KEY`.
 """
@@ -31,14 +33,24 @@ from sheets_engine.stores.gsheets_layout import (
     plan_write,
     quote_title,
     rectangles,
+    reply_range,
     update_cells,
 )
-from sheets_engine.stores.guard import Cell, ConflictError, find_conflicts
+from sheets_engine.stores.guard import (
+    Cell,
+    Conflict,
+    ConflictError,
+    Reshaped,
+    Shape,
+    find_conflicts,
+    find_reshapes,
+)
 
 SCOPES = ("https://www.googleapis.com/auth/spreadsheets",)  # spreadsheets only: no Drive access
 PREFIX = "gsheet:"
 CREDENTIALS_ENV = "GOOGLE_APPLICATION_CREDENTIALS"
-DOCS = "docs/google-sheets.md"
+# Named as a user finds it: a wheel install has no docs folder, the repository and its site do.
+DOCS = "the Google Sheets set-up guide (docs/google-sheets.md in the sheets-engine repository)"
 READ_OPTIONS = {"valueRenderOption": "UNFORMATTED_VALUE", "dateTimeRenderOption": "SERIAL_NUMBER"}
 _URL = re.compile(r"^https?://docs\.google\.com/spreadsheets/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
 _KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -94,8 +106,8 @@ def load_credentials(path: str | os.PathLike[str] | None = None) -> Any:
         info = None
     if not isinstance(info, dict) or info.get("type") != "service_account":
         raise StoreError(
-            f'{file} is not a service-account key file (a JSON file with "type": "service_account"; '
-            f"credentials.example.json shows its shape). OAuth client files do not work for cron jobs; see {DOCS}"
+            f'{file} is not a service-account key file (a JSON file with "type": "service_account", '
+            f'"client_email" and "private_key"). OAuth client files do not work for cron jobs; see {DOCS}'
         )
     missing = [name for name in ("client_email", "private_key", "token_uri") if not info.get(name)]
     if missing:
@@ -135,6 +147,7 @@ class GoogleSheetsStore:
         self.client = SheetsClient(session, policy, api_root)
         self._sheets: dict[str, dict[str, Any]] | None = None  # title -> sheet properties, as last read
         self._values: dict[str, list[list[Any]]] = {}  # title -> the rows the last read() found
+        self._grids: dict[str, tuple[int, int]] = {}  # title -> (rows, columns) of the grid the last read() saw
 
     @classmethod
     def open(cls, source: str, credentials: str | os.PathLike[str] | None = None, **options: Any) -> GoogleSheetsStore:
@@ -166,8 +179,10 @@ class GoogleSheetsStore:
         """
         sheets = self._fetch_sheets()
         light = {name.strip().casefold() for name in headers_only}
-        values = self._batch_get(list(sheets), [t for t in sheets if t.strip().casefold() in light])
-        self._values = values
+        values, grids = self._batch_get(list(sheets), [t for t in sheets if t.strip().casefold() in light])
+        self._values, self._grids = values, grids
+        for title, (height, width) in grids.items():  # the read's own view: the metadata came a moment earlier
+            sheets[title].setdefault("gridProperties", {}).update(rowCount=height, columnCount=width)
         return {
             title: RawTab(title, _raw_tab(title, rows[:1]).header, [], len(rows))
             if title.strip().casefold() in light
@@ -176,10 +191,11 @@ class GoogleSheetsStore:
         }
 
     def write(self, cells: list[CellWrite]) -> None:
-        """Write these cells in one all-or-nothing batchUpdate, unless someone changed them since the read.
+        """Write these cells in one all-or-nothing batchUpdate, unless the sheet changed since the read.
 
         Raises ConflictError (nothing written) if any cell about to be overwritten no longer holds
-        the value the last read() found.
+        the value the last read() found, or a tab written changed shape: its title, its grid's size
+        (a row or column inserted, deleted or added), its header row or its column A (a row moved).
         """
         if not cells:
             return
@@ -194,9 +210,17 @@ class GoogleSheetsStore:
         last_rows = {title: len(rows) for title, rows in self._values.items()}
         targets, blocks = plan_write(wanted, last_rows)
         expected = {cell: self._known(cell) for cell in targets}
-        conflicts = find_conflicts(expected, self._reread(list(targets)))
-        if conflicts:
-            raise ConflictError(conflicts, self.name)
+        tabs = sorted({cell[0] for cell in targets})
+        current, shapes = self._reread(list(targets), tabs)
+        found: dict[Any, Conflict | Reshaped] = {}
+        for tab in tabs:
+            for change in find_reshapes(self._shape(tab), shapes.get(tab)):
+                found[(change.tab, change.row, change.column) if isinstance(change, Conflict) else change] = change
+        if not any(isinstance(c, Reshaped) and c.what.startswith("no tab") for c in found.values()):
+            for conflict in find_conflicts(expected, current):
+                found.setdefault((conflict.tab, conflict.row, conflict.column), conflict)
+        if found:
+            raise ConflictError(sorted(found.values(), key=_in_sheet_order), self.name)
         requests: list[dict[str, Any]] = []
         sizes: dict[str, tuple[int, int]] = {}
         for title in sorted({b.tab for b in blocks}):
@@ -221,7 +245,7 @@ class GoogleSheetsStore:
         by_name = {_norm(title): props for title, props in sheets.items()}
         existing = {tab: by_name[_norm(tab)] for tab in tabs if _norm(tab) in by_name}
         default = [by_name["sheet1"]["title"]] if "sheet1" in by_name and "sheet1" not in map(_norm, tabs) else []
-        current = self._batch_get([p["title"] for p in existing.values()] + default)
+        current, _ = self._batch_get([p["title"] for p in existing.values()] + default)
         keep, taken = set(), []
         for tab, props in existing.items():
             rows = current.get(props["title"], [])
@@ -272,10 +296,15 @@ class GoogleSheetsStore:
         self._sheets = sheets
         return sheets
 
-    def _batch_get(self, titles: list[str], light: list[str] | None = None) -> dict[str, list[list[Any]]]:
-        """Every tab in one values batch-get; a `light` tab as two ranges, its header row and column A."""
+    def _batch_get(
+        self, titles: list[str], light: list[str] | None = None
+    ) -> tuple[dict[str, list[list[Any]]], dict[str, tuple[int, int]]]:
+        """Every tab in one values batch-get; a `light` tab as two ranges, its header row and column A.
+
+        Also each tab's grid (rows, columns), as the ranges Google names in its reply give it.
+        """
         if not titles:
-            return {}
+            return {}, {}
         light = light or []
         asked: list[str] = []
         for title in titles:
@@ -289,22 +318,34 @@ class GoogleSheetsStore:
         ranges = reply.get("valueRanges", [])
         if len(ranges) != len(asked):
             raise StoreError(f"Google's reply to reading {self.name} had {len(ranges)} range(s) for {len(asked)} asked")
-        found = iter(r.get("values", []) for r in ranges)
+        found = iter(ranges)
         values: dict[str, list[list[Any]]] = {}
+        grids: dict[str, tuple[int, int]] = {}
         for title in titles:
-            rows = next(found)
+            whole = next(found)
+            rows = whole.get("values", [])
+            end = reply_range(whole.get("range", ""))
             if title in light:
-                column_a = next(found)  # one cell a row: its length is the tab's last used row
+                column = next(found)
+                column_a = column.get("values", [])  # one cell a row: its length is the tab's last used row
                 rows = rows[:1] + [row[:1] for row in column_a[1:]]
+                bottom = reply_range(column.get("range", ""))
+                if end is not None and bottom is not None:
+                    grids[title] = (bottom[1], end[2])
+            elif end is not None:
+                grids[title] = (end[1], end[2])
             values[title] = rows
-        return values
+        return values, grids
 
-    def _reread(self, cells: list[Cell]) -> dict[Cell, Any]:
-        """The guard's re-read: the current values of exactly these cells, in one batch-get."""
+    def _reread(self, cells: list[Cell], tabs: list[str]) -> tuple[dict[Cell, Any], dict[str, Shape | None]]:
+        """The guard's re-read, in one batch-get: the current values of these cells, and the shape of
+        each of these tabs (None for a tab no longer there under its title)."""
+        from gspread.exceptions import APIError
         from gspread.urls import SPREADSHEETS_API_V4_BASE_URL
 
         # Cells past a tab's grid are empty (rows the write will add): Google refuses a range that
-        # leaves the grid, so only cells inside it are asked for.
+        # leaves the grid, so only cells inside it are asked for. (A GM who adds rows to type below
+        # it changes the grid's size, which the shape shows.)
         grids = {title: props.get("gridProperties", {}) for title, props in (self._sheets or {}).items()}
         inside = [
             cell
@@ -313,24 +354,59 @@ class GoogleSheetsStore:
             and cell[2] <= grids.get(cell[0], {}).get("columnCount", cell[2])
         ]
         boxes = {a1_range(*box): box for box in rectangles(inside)}
-        body = {"dataFilters": [{"a1Range": a1} for a1 in boxes], "majorDimension": "ROWS", **READ_OPTIONS}
+        # Open ranges: Google names them in its reply clamped to the grid, so they say its size
+        headers = {f"{quote_title(tab)}!1:1": tab for tab in tabs}
+        keys = {f"{quote_title(tab)}!A:A": tab for tab in tabs}
+        asked = [*headers, *keys, *boxes]
+        body = {"dataFilters": [{"a1Range": a1} for a1 in asked], "majorDimension": "ROWS", **READ_OPTIONS}
         url = f"{SPREADSHEETS_API_V4_BASE_URL}/{self.key}/values:batchGetByDataFilter"
-        reply = self._call("re-read", lambda: self.client.request("post", url, json=body).json())
+        try:
+            reply = self.client.request("post", url, json=body).json()
+        except APIError as error:
+            message = str(error.error.get("message", "")) if isinstance(error.error, dict) else ""
+            # A range naming a tab no longer there under that title (renamed, deleted) fails to parse
+            gone = [tab for tab in tabs if error.code == 400 and "Unable to parse range" in message and tab in message]
+            if not gone:
+                raise StoreError(self._explain("re-read", error)) from error
+            return {}, {tab: None for tab in gone}  # renamed or deleted: nothing else matters
+        matched: dict[str, dict[str, Any]] = {}
+        for item in reply.get("valueRanges", []):
+            for data_filter in item.get("dataFilters", []):
+                matched[data_filter.get("a1Range", "")] = item.get("valueRange", {})
         current: dict[Cell, Any] = {}
-        seen = set()
-        for matched in reply.get("valueRanges", []):
-            for data_filter in matched.get("dataFilters", []):
-                box = boxes.get(data_filter.get("a1Range", ""))
-                if box is None:
-                    continue
-                seen.add(box)
-                tab, row1, col1, _, _ = box
-                for i, row in enumerate(matched.get("valueRange", {}).get("values", [])):
-                    for j, value in enumerate(row):
-                        current[(tab, row1 + i, col1 + j)] = value
-        if len(seen) != len(boxes):
-            raise StoreError(f"Google's reply to re-reading {self.name} left out some ranges; nothing was written")
-        return current
+        for a1, box in boxes.items():
+            if a1 not in matched:
+                if box[0] in tabs and any(keys_a1 not in matched for keys_a1, tab in keys.items() if tab == box[0]):
+                    continue  # the tab is gone: its shape says so
+                raise StoreError(f"Google's reply to re-reading {self.name} left out some ranges; nothing was written")
+            tab, row1, col1, _, _ = box
+            for i, row in enumerate(matched[a1].get("values", [])):
+                for j, value in enumerate(row):
+                    current[(tab, row1 + i, col1 + j)] = value
+        shapes: dict[str, Shape | None] = {}
+        for (header_a1, tab), keys_a1 in zip(headers.items(), keys, strict=True):
+            header, column = matched.get(header_a1), matched.get(keys_a1)
+            across = reply_range(header.get("range", "")) if header else None
+            down = reply_range(column.get("range", "")) if column else None
+            if header is None or column is None or across is None or down is None:
+                shapes[tab] = None
+                continue
+            first = header.get("values", [])
+            shapes[tab] = Shape(
+                across[0],
+                down[1],
+                across[2],
+                tuple(first[0]) if first else (),
+                tuple(row[0] if row else None for row in column.get("values", [])),
+            )
+        return current, shapes
+
+    def _shape(self, tab: str) -> Shape:
+        """A tab's shape as the last read() saw it (and the writes since, which grow it)."""
+        rows = self._values.get(tab, [])
+        grid = (self._sheets or {}).get(tab, {}).get("gridProperties", {})
+        height, width = self._grids.get(tab, (grid.get("rowCount", 0), grid.get("columnCount", 0)))
+        return Shape(tab, height, width, tuple(rows[0]) if rows else (), tuple(row[0] if row else None for row in rows))
 
     def _call(self, doing: str, request: Callable[[], T]) -> T:
         """Run one request, turning Google's refusals into StoreErrors that say what to do."""
@@ -385,6 +461,8 @@ class GoogleSheetsStore:
             grid = self._sheets[title].setdefault("gridProperties", {})
             grid["rowCount"] = max(grid.get("rowCount", 0), height)
             grid["columnCount"] = max(grid.get("columnCount", 0), width)
+            if title in self._grids:
+                self._grids[title] = (grid["rowCount"], grid["columnCount"])
         for (tab, r, c), value in written.items():
             rows = self._values.setdefault(tab, [])
             while len(rows) < r:
@@ -401,6 +479,13 @@ def _raw_tab(title: str, rows: list[list[Any]]) -> RawTab:
         header.pop()
     data = [(n, list(r)) for n, r in enumerate(rows[1:], start=2) if any(v is not None and v != "" for v in r)]
     return RawTab(title, header, data, len(rows))
+
+
+def _in_sheet_order(change: Conflict | Reshaped) -> tuple[str, int, int, str]:
+    """Changes sorted by tab, the tab's own changes (its title, its grid) first, then cells in order."""
+    if isinstance(change, Reshaped):
+        return change.tab, 0, 0, change.what
+    return change.tab, change.row, change.column, ""
 
 
 def _holds_data(rows: list[list[Any]]) -> bool:

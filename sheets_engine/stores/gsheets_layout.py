@@ -12,6 +12,7 @@ requests can be read and tested without a network:
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -35,6 +36,26 @@ def a1_range(title: str, row1: int, col1: int, row2: int, col2: int) -> str:
     start = f"{column_letter(col1)}{row1}"
     end = f"{column_letter(col2)}{row2}"
     return f"{quote_title(title)}!{start}" + ("" if start == end else f":{end}")
+
+
+_REPLY_RANGE = re.compile(r"^(?P<title>'(?:[^']|'')*'|[^!]*)!(?P<c1>[A-Z]+)(?P<r1>\d+)(?::(?P<c2>[A-Z]+)(?P<r2>\d+))?$")
+
+
+def reply_range(a1: str) -> tuple[str, int, int] | None:
+    """(title, last row, last column) of the range a values reply names: `'My Tab'!A1:Z1000` ->
+    ('My Tab', 1000, 26). Google clamps an open range (a whole tab, `1:1`, `A:A`) to the grid, so
+    the last row of `A:A` is the grid's rowCount and the last column of `1:1` its columnCount."""
+    match = _REPLY_RANGE.match(a1)
+    if match is None:
+        return None
+    title = match["title"]
+    if title.startswith("'") and title.endswith("'"):
+        title = title[1:-1].replace("''", "'")
+    letters, row = (match["c2"], match["r2"]) if match["c2"] else (match["c1"], match["r1"])
+    column = 0
+    for letter in letters:
+        column = column * 26 + ord(letter) - 64
+    return title, int(row), column
 
 
 def extended_value(value: Any) -> dict[str, Any] | None:

@@ -8,7 +8,7 @@ never silently overwritten: the next run reads it and resolves on top of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,17 +31,35 @@ class Conflict:
         return f"{self.tab}!{column_letter(self.column)}{self.row}: was {_show(self.read)}, now {_show(self.now)}"
 
 
-class ConflictError(StoreError):
-    """Someone changed cells the engine was about to overwrite; nothing was written."""
+@dataclass(frozen=True)
+class Reshaped:
+    """A change to a tab's shape between the first read and the write: rows or columns inserted,
+    deleted or added, the tab renamed or removed. Every cell the write relies on may have moved."""
 
-    def __init__(self, conflicts: list[Conflict], store: str = "the spreadsheet") -> None:
-        self.conflicts = conflicts
-        shown = "; ".join(str(c) for c in conflicts[:5])
-        more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
-        super().__init__(
-            f"{store} changed while the engine was working ({len(conflicts)} cell(s): {shown}{more}). "
-            "Nothing was written. Run the command again: it will read the new values."
-        )
+    tab: str
+    what: str  # e.g. "its grid was 33 rows x 26 columns, now 34 x 26"
+
+    def __str__(self) -> str:
+        return f"{self.tab}: {self.what}"
+
+
+class ConflictError(StoreError):
+    """Someone changed what the engine was about to write over (cells, rows, columns, the tab, the
+    file); nothing was written. The CLI's exit code 3."""
+
+    def __init__(
+        self, conflicts: Sequence[Conflict | Reshaped], store: str = "the spreadsheet", message: str | None = None
+    ) -> None:
+        self.conflicts = list(conflicts)
+        if message is None:
+            shown = "; ".join(str(c) for c in conflicts[:5])
+            more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
+            unit = "cell(s)" if all(isinstance(c, Conflict) for c in conflicts) else "change(s)"
+            message = (
+                f"{store} changed while the engine was working ({len(conflicts)} {unit}: {shown}{more}). "
+                "Nothing was written. Run the command again: it will read the new values."
+            )
+        super().__init__(message)
 
 
 def same_value(a: Any, b: Any) -> bool:
@@ -61,6 +79,52 @@ def find_conflicts(expected: Mapping[Cell, Any], current: Mapping[Cell, Any]) ->
         if not same_value(expected[cell], now):
             found.append(Conflict(cell[0], cell[1], cell[2], expected[cell], now))
     return found
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a write relies on in one tab besides its own cells: the tab's title, its grid size, its
+    header row and its column A (where each row's key is: Province, Army, Character...)."""
+
+    title: str
+    rows: int  # the grid's rowCount
+    columns: int  # the grid's columnCount
+    header: tuple[Any, ...]
+    keys: tuple[Any, ...]  # column A, row 1 first
+
+
+def find_reshapes(read: Shape, now: Shape | None) -> list[Conflict | Reshaped]:
+    """How a tab changed shape between the first read and the re-read (empty if it did not).
+
+    A row or column inserted or deleted anywhere changes the grid's size; rows added at the end
+    (to type below a full grid) too; a row moved changes column A; a column moved, the header.
+    """
+    if now is None:
+        return [Reshaped(read.title, "no tab has this name any more (renamed or deleted)")]
+    found: list[Conflict | Reshaped] = []
+    if now.title != read.title:
+        found.append(Reshaped(read.title, f"renamed to '{now.title}'"))
+    if (now.rows, now.columns) != (read.rows, read.columns):
+        found.append(
+            Reshaped(
+                read.title,
+                f"its grid was {read.rows} rows x {read.columns} columns, now {now.rows} x {now.columns} "
+                "(rows or columns inserted, deleted or added)",
+            )
+        )
+    for column in range(1, max(len(read.header), len(now.header)) + 1):
+        was, is_ = _at(read.header, column), _at(now.header, column)
+        if not same_value(was, is_):
+            found.append(Conflict(read.title, 1, column, was, is_))
+    for row in range(2, max(len(read.keys), len(now.keys)) + 1):
+        was, is_ = _at(read.keys, row), _at(now.keys, row)
+        if not same_value(was, is_):
+            found.append(Conflict(read.title, row, 1, was, is_))
+    return found
+
+
+def _at(values: tuple[Any, ...], position: int) -> Any:
+    return values[position - 1] if position <= len(values) else None
 
 
 def column_letter(column: int) -> str:

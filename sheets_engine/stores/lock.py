@@ -1,20 +1,20 @@
-"""An exclusive lock file next to a workbook, so that two runs never write one campaign at once.
+"""An exclusive lock next to a workbook, so that two runs never write one campaign at once.
 
-`campaign.xlsx.lock` is created with O_CREAT | O_EXCL (the file system lets exactly one process
-create it) and holds who took it: pid, host, process start and time. It is removed when the run
-ends. A run that finds it taken stops at once with `CampaignBusy` (the CLI's exit code 4), so a
-cron job that fires twice, or a GM resolving by hand while cron runs, never loses a turn.
+The lock is the OS's: `fcntl.flock` on `campaign.xlsx.lock` (named after the real file, links
+followed), so the kernel frees it when its process ends, however it ends. The file holds who took
+it (pid, host, process start, time) for the message a second run prints, and is removed when the
+run ends. A run that finds it taken stops at once with `CampaignBusy` (the CLI's exit code 4), so
+a cron job that fires twice, or a GM resolving by hand while cron runs, never loses a turn.
 
-A lock left behind by a run that was killed is stale: its process is gone (same host), or it is
-older than `STALE_AFTER` (another host, whose processes cannot be seen; or a system without
-POSIX process checks). A stale lock is taken
-over with a warning that says whose it was; any other lock is reported with the command to remove
-it by hand if the GM knows that no run is going on.
+A lock file found with no flock on it was left by a run that was killed: its holder is checked
+before it is taken over, with a warning that says whose it was. A holder whose process is still
+alive on this host (an older sheets-engine that did not flock), or one on another host younger
+than `STALE_AFTER` (a network file system may not pass flocks on), still holds it; any lock is
+reported with the command to remove it by hand if the GM knows that no run is going on.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -28,6 +28,11 @@ from types import TracebackType
 from typing import Any
 
 from sheets_engine.stores.base import StoreError
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 
@@ -128,32 +133,49 @@ class FileLock:
         self.path = lock_path(self.target)
         self.command = command
         self.holder: Holder | None = None  # set while this object holds the lock
+        self._handle: int | None = None  # the open lock file whose flock is held
 
     def acquire(self) -> None:
         """Take the lock, or raise CampaignBusy saying who has it."""
         for _ in range(_TRIES):
-            if self._create():
-                return
-            there, current, age = self._read()
-            if not there:
-                continue  # it was removed while we looked: try again
-            reason = stale_reason(current, age, socket.gethostname(), datetime.now(UTC))
-            if not reason:
+            handle, created = self._open()
+            if not _flock(handle):
+                os.close(handle)
+                _, current, _ = self._read()
                 raise CampaignBusy(self._busy_message(current))
-            if self._take_over(current):
+            if not _same_file(handle, self.path):
+                os.close(handle)  # its holder removed it as we opened it: open the new one
+                continue
+            if not created:
+                reason = self._stale()
+                if reason is None:
+                    os.close(handle)
+                    continue
+                if not reason:
+                    os.close(handle)
+                    _, current, _ = self._read()
+                    raise CampaignBusy(self._busy_message(current))
                 log.warning("took over the stale lock %s: %s", self.path, reason)
+            try:
+                self._write_holder(handle)
+            except BaseException:
+                self._unlink_and_close(handle)  # a lock nobody holds must not stay behind
+                raise
+            return
         raise CampaignBusy(self._busy_message(None))
 
     def release(self) -> None:
-        """Remove the lock file, if it is still this run's."""
+        """Remove the lock file, if it is still this run's, and let the OS free the lock."""
         holder, self.holder = self.holder, None
-        if holder is None:
+        handle, self._handle = self._handle, None
+        if holder is None or handle is None:
             return
         _, current, _ = self._read()
-        if current is not None and current.token == holder.token:
-            self.path.unlink(missing_ok=True)
-        else:  # someone took it over as stale: theirs now, leave it
-            log.warning("the lock %s was taken over while this run held it", self.path)
+        if current is not None and current.token == holder.token and _same_file(handle, self.path):
+            self._unlink_and_close(handle)
+        else:  # cannot happen while the flock is held, short of a GM deleting the file by hand
+            os.close(handle)
+            log.warning("the lock %s was replaced while this run held it", self.path)
 
     def __enter__(self) -> FileLock:
         self.acquire()
@@ -163,13 +185,33 @@ class FileLock:
         self.release()
 
     # internals ---------------------------------------------------------------------------------
-    def _create(self) -> bool:
-        try:
-            handle = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            return False
-        except OSError as error:
-            raise StoreError(f"cannot create the lock file {self.path} ({error.strerror})") from error
+    def _open(self) -> tuple[int, bool]:
+        """The lock file, opened for writing; True if this call created it."""
+        for _ in range(_TRIES):
+            try:
+                return os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o644), True
+            except FileExistsError:
+                pass
+            except OSError as error:
+                raise StoreError(f"cannot create the lock file {self.path} ({error.strerror})") from error
+            try:
+                return os.open(self.path, os.O_RDWR), False
+            except FileNotFoundError:
+                continue  # removed between the two opens: create it
+            except OSError as error:
+                raise StoreError(f"cannot open the lock file {self.path} ({error.strerror})") from error
+        raise CampaignBusy(self._busy_message(None))
+
+    def _stale(self) -> str | None:
+        """With the flock held on a lock file someone left: why it is stale ("" if it is not: a run of
+        an older sheets-engine, without flock, or one on another host, whose flock a network file
+        system may not pass on, may hold it); None if it is gone now."""
+        there, current, age = self._read()
+        if not there:
+            return None
+        return stale_reason(current, age, socket.gethostname(), datetime.now(UTC))
+
+    def _write_holder(self, handle: int) -> None:
         holder = Holder(
             os.getpid(),
             socket.gethostname(),
@@ -178,17 +220,18 @@ class FileLock:
             self.command,
             uuid.uuid4().hex,
         )
+        os.ftruncate(handle, 0)
+        os.lseek(handle, 0, os.SEEK_SET)
+        os.write(handle, json.dumps(asdict(holder)).encode())
+        os.fsync(handle)
+        self.holder, self._handle = holder, handle
+
+    def _unlink_and_close(self, handle: int) -> None:
+        # Unlinked while still locked: a run that opened the old file finds it gone (_same_file)
         try:
-            try:
-                os.write(handle, json.dumps(asdict(holder)).encode())
-                os.fsync(handle)
-            finally:
-                os.close(handle)
-        except BaseException:
-            self.path.unlink(missing_ok=True)  # a lock nobody holds must not stay behind
-            raise
-        self.holder = holder
-        return True
+            self.path.unlink(missing_ok=True)
+        finally:
+            os.close(handle)
 
     def _read(self) -> tuple[bool, Holder | None, float]:
         """Is there a lock file; its holder (None if unreadable); its age in seconds."""
@@ -199,26 +242,39 @@ class FileLock:
             return False, None, 0.0
         return True, Holder.parse(text), age
 
-    def _take_over(self, stale: Holder | None) -> bool:
-        """Move the stale lock aside; True if it was the one judged stale (then it is removed)."""
-        aside = self.path.with_name(f"{self.path.name}.stale-{uuid.uuid4().hex[:8]}")
-        try:
-            os.rename(self.path, aside)  # atomic: of two runs taking over, one moves it
-        except FileNotFoundError:
-            return False
-        moved = Holder.parse(aside.read_text(encoding="utf-8", errors="replace"))
-        same = (moved is None and stale is None) or (moved is not None and stale is not None and moved == stale)
-        if not same:
-            # a fresh lock was taken between our look and the move: put it back (link fails if
-            # yet another lock is there, which then holds instead)
-            with contextlib.suppress(FileExistsError):
-                os.link(aside, self.path)
-        aside.unlink(missing_ok=True)
-        return same
-
     def _busy_message(self, holder: Holder | None) -> str:
         who = f"another sheets-engine run ({holder.describe()})" if holder else "another sheets-engine run"
         return (
             f"{self.target} is busy: {who} is working on it. Nothing was read or written; try again when it "
             f"has finished. If you are sure no run is going on, delete {self.path}"
         )
+
+
+def _flock(handle: int) -> bool:
+    """Take the OS's exclusive lock on the open file without waiting; False if another holds it.
+
+    The OS frees it when the holder's process ends, however it ends (a SIGKILL, a power cut).
+    """
+    if fcntl is not None:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+    import msvcrt  # Windows: a lock on the file's first byte, freed with the handle
+
+    try:
+        msvcrt.locking(handle, msvcrt.LK_NBLCK, 1)
+    except OSError:
+        return False
+    return True
+
+
+def _same_file(handle: int, path: Path) -> bool:
+    """Is the open file still the one at `path` (not removed, or replaced, since it was opened)?"""
+    try:
+        now = path.stat()
+    except FileNotFoundError:
+        return False
+    opened = os.fstat(handle)
+    return (opened.st_dev, opened.st_ino) == (now.st_dev, now.st_ino)

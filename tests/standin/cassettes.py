@@ -4,8 +4,8 @@ One configuration serves recording (`tests.standin.record`) and replay (the test
 - replay is `record_mode="none"`: a request with no recorded match fails the test, and `replay`
   fails it too if a recorded request was never made;
 - requests match on method and URL, and the guard's re-read also on its body (the ranges it asks
-  for are the cells the engine is about to overwrite); the write's body is not matched, since it
-  carries the run's id and clock;
+  for are the cells the engine is about to overwrite, and each written tab's header row and column
+  A); the write's body is not matched, since it carries the run's id and clock;
 - the access token, the signed JWT assertion and the token in Google's reply are replaced by
   placeholders, and very large write bodies by their size and hash (the body is never replayed);
 - cassettes of large campaigns are gzipped (`.json.gz`).

@@ -15,8 +15,12 @@ What it answers (paths as Google has them, host ignored):
     GET  /v4/spreadsheets/{key}/values:batchGet          values.batchGet
     POST /v4/spreadsheets/{key}/values:batchGetByDataFilter   (a1Range filters)
     POST /v4/spreadsheets/{key}:batchUpdate              addSheet, deleteSheet, updateSheetProperties,
-                                                         updateCells, appendDimension, repeatCell,
-                                                         setDataValidation; all-or-nothing
+                                                         updateCells, appendDimension, insertDimension,
+                                                         deleteDimension, repeatCell, setDataValidation;
+                                                         all-or-nothing
+
+Values replies name their range as Google does: an open range (a whole tab, `1:1`, `A:A`) clamped
+to the grid (`Sheet1!A1:A10` for `A:A` on a 10-row grid, as in gspread's recordings).
 
 Known simplifications: formulas are stored, never computed (a formula cell reads back as its
 text); dates are numbers; FORMATTED_VALUE renders numbers plainly; majorDimension is ROWS only;
@@ -218,6 +222,16 @@ class FakeSheets:
         book = self.spreadsheets[key]
         sheet, r1, c1, _, _ = _locate(book, a1)
         _write_raw(sheet, r1, c1, values)
+
+    def gm_update(self, key: str, *requests: dict[str, Any]) -> None:
+        """Apply batchUpdate requests as a GM's browser would (insert a row, rename a tab...), unrecorded."""
+        self._batch_update(self.spreadsheets[key], {"requests": list(requests)})
+
+    def sheet_id(self, key: str, title: str) -> int:
+        """The id of a tab."""
+        sheet = self.spreadsheets[key].sheet(title)
+        assert sheet is not None, title
+        return int(sheet.properties["sheetId"])
 
     def values(self, key: str, title: str) -> list[list[Any]]:
         """A tab's unformatted values, rows trimmed as the API trims them."""
@@ -520,6 +534,28 @@ class FakeSheets:
         sheet.properties["gridProperties"][name] += length
         return {}
 
+    def _do_insertDimension(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
+        sheet, axis, start, end = _dimension_range(book, body.get("range", {}))
+        if start > (sheet.rows if axis == 0 else sheet.columns):
+            raise ApiError(400, f"Invalid requests: startIndex {start} is after the last {_AXES[axis]}.")
+        length = end - start
+        sheet.properties["gridProperties"]["rowCount" if axis == 0 else "columnCount"] += length
+        sheet.cells = {_shifted(cell, axis, start, length): value for cell, value in sheet.cells.items()}
+        return {}
+
+    def _do_deleteDimension(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
+        sheet, axis, start, end = _dimension_range(book, body.get("range", {}))
+        size = sheet.rows if axis == 0 else sheet.columns
+        if end > size:
+            raise ApiError(400, f"Invalid requests: endIndex {end} is after the last {_AXES[axis]} ({size}).")
+        if start == 0 and end == size:
+            raise ApiError(400, f"You can't delete all the {_AXES[axis]}s on the sheet.")
+        length = end - start
+        sheet.properties["gridProperties"]["rowCount" if axis == 0 else "columnCount"] -= length
+        kept = {cell: value for cell, value in sheet.cells.items() if not start <= cell[axis] < end}
+        sheet.cells = {_shifted(cell, axis, end, -length): value for cell, value in kept.items()}
+        return {}
+
     def _do_repeatCell(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
         grid = body.get("range", {})
         _by_id(book, grid.get("sheetId")).formats.append((grid, body.get("cell", {}), body.get("fields", "")))
@@ -536,6 +572,28 @@ _REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden"
             429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"}  # fmt: skip
 _A1 = re.compile(r"^(?:(?P<sheet>'(?:[^']|'')+'|[^!]+)!)?(?P<ref>.*)$")
 _REF = re.compile(r"^([A-Z]*)(\d*)(?::([A-Z]*)(\d*))?$")
+
+
+_AXES = ("row", "column")
+
+
+def _dimension_range(book: Spreadsheet, grid: dict[str, Any]) -> tuple[Sheet, int, int, int]:
+    """The sheet, axis (0 rows, 1 columns) and [start, end) of a DimensionRange."""
+    sheet = _by_id(book, grid.get("sheetId"))
+    axis = {"ROWS": 0, "COLUMNS": 1}.get(grid.get("dimension", ""))
+    if axis is None:
+        raise ApiError(400, "dimension must be ROWS or COLUMNS")
+    start, end = int(grid.get("startIndex", 0)), int(grid.get("endIndex", 0))
+    if end <= start:
+        raise ApiError(400, "Invalid requests: endIndex must be greater than startIndex.")
+    return sheet, axis, start, end
+
+
+def _shifted(cell: tuple[int, int], axis: int, at: int, by: int) -> tuple[int, int]:
+    """The cell moved `by` along the axis if it is at or after `at`."""
+    if cell[axis] < at:
+        return cell
+    return (cell[0] + by, cell[1]) if axis == 0 else (cell[0], cell[1] + by)
 
 
 def _props(sheet_id: int, title: str, index: int, rows: int, columns: int) -> dict[str, Any]:
