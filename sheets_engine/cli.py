@@ -19,6 +19,12 @@ EXIT_CONFLICT = 3  # a GM edited cells the run was about to overwrite; nothing w
 EXIT_BUSY = 4  # another run holds the campaign's lock; nothing was read or written
 
 
+_OVERWRITE_HELP = (
+    "Replace a GM's formula with the value the rules give when a cell the engine writes holds one "
+    "(without it the run stops, exit 2, naming every such cell)."
+)
+
+
 class BadInput(click.ClickException):
     """Bad input: exit 2 with a one-line message."""
 
@@ -31,6 +37,22 @@ def _console() -> Any:
     return Console(highlight=False, soft_wrap=True)
 
 
+# control characters (ESC, BEL, backspace, C1 codes...) shown as escapes, never sent to the terminal
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0)]}
+
+
+def visible(value: Any) -> str:
+    """A value as plain text with control characters made visible (ESC reads \\x1b)."""
+    return ("" if value is None else str(value)).translate(_CONTROL)
+
+
+def _text(value: Any) -> Any:
+    """A table cell as text: rich never reads a cell value or a player's words as markup."""
+    from rich.text import Text
+
+    return Text(visible(value))
+
+
 def _print_problems(problems: list[Any], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([p.as_dict() for p in problems], indent=2, default=str))
@@ -39,13 +61,12 @@ def _print_problems(problems: list[Any], as_json: bool) -> None:
 
     table = Table("Tab", "Row", "Column", "Value", "Expected", "", title=f"{len(problems)} problem(s)")
     for p in problems:
-        value = "" if p.value is None else str(p.value)
         table.add_row(
-            p.tab,
+            _text(p.tab),
             "" if p.row is None else str(p.row),
-            p.column,
-            value,
-            p.expected,
+            _text(p.column),
+            _text(p.value),
+            _text(p.expected),
             "warning" if p.severity.value == "warning" else "",
         )
     _console().print(table)
@@ -54,9 +75,9 @@ def _print_problems(problems: list[Any], as_json: bool) -> None:
 def _print_changes(report: Any, title: str) -> None:
     from rich.table import Table
 
-    table = Table("Tab", "Key", "Column", "Old", "New", "Cause", title=title)
+    table = Table("Tab", "Key", "Column", "Old", "New", "Cause", title=_text(title))
     for row in report.history:
-        table.add_row(*(str(row[c]) for c in ("Tab", "Key", "Column", "Old", "New", "Cause")))
+        table.add_row(*(_text(row[c]) for c in ("Tab", "Key", "Column", "Old", "New", "Cause")))
     _console().print(table)
 
 
@@ -132,14 +153,15 @@ def validate(source: str, as_json: bool) -> None:
 @cli.command()
 @click.argument("source")
 @click.option("--dry-run", is_flag=True, help="Print what would change and write nothing.")
-def recalc(source: str, dry_run: bool) -> None:
+@click.option("--overwrite-formulas", is_flag=True, help=_OVERWRITE_HELP)
+def recalc(source: str, dry_run: bool, overwrite_formulas: bool) -> None:
     """Recompute the derived columns (guide Section 11) and write the cells that changed.
 
     Example: sheets-engine recalc campaign.xlsx --dry-run
     """
     from sheets_engine import app
 
-    report = app.recalc(_store(source), dry_run=dry_run)
+    report = app.recalc(_store(source), dry_run=dry_run, overwrite_formulas=overwrite_formulas)
     if dry_run:
         _print_changes(report, f"{len(report.changes)} cell(s) would change (dry run: nothing written)")
     else:
@@ -171,9 +193,9 @@ def _print_history(rows: list[dict[str, Any]], title: str) -> None:
     from rich.table import Table
 
     columns = ("Turn", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll")
-    table = Table(*columns, title=title)
+    table = Table(*columns, title=_text(title))
     for row in rows:
-        table.add_row(*("" if row.get(c) is None else str(row.get(c)) for c in columns))
+        table.add_row(*(_text(row.get(c)) for c in columns))
     _console().print(table)
 
 
@@ -205,7 +227,7 @@ def explain(source: str, key: str, turn: int | None, as_json: bool) -> None:
         close = suggest(rows, key)
         hint = f" (did you mean '{close}'?)" if close else ""
         when = f" in turn {turn}" if turn is not None else ""
-        click.echo(f"History records no change to '{key}'{when}{hint}.")
+        click.echo(visible(f"History records no change to '{key}'{when}{hint}."))
         return
     _print_history([e.row for e in found], f"{key}: {len(found)} change(s)")
 
@@ -253,7 +275,8 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
     if edited:
         shown = "; ".join(edited[:5]) + (f" and {len(edited) - 5} more" if len(edited) > 5 else "")
         click.echo(
-            f"Warning: {len(edited)} cell(s) edited since the engine wrote them were restored too: {shown}", err=True
+            visible(f"Warning: {len(edited)} cell(s) edited since the engine wrote them were restored too: {shown}"),
+            err=True,
         )
 
 
@@ -262,7 +285,8 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
 @click.option("--dry-run", is_flag=True, help="Print every change the turn would make and write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (for cron logs).")
 @click.option("--force", is_flag=True, help="Resolve now even if min_hours_between_turns has not passed.")
-def resolve(source: str, dry_run: bool, as_json: bool, force: bool) -> None:
+@click.option("--overwrite-formulas", is_flag=True, help=_OVERWRITE_HELP)
+def resolve(source: str, dry_run: bool, as_json: bool, force: bool, overwrite_formulas: bool) -> None:
     """Resolve the Game tab's turn: every order, in the rules' fixed sequence, in one write.
 
     A turn that was already resolved, or is not due yet, is left alone (exit 0), so cron may
@@ -272,7 +296,10 @@ def resolve(source: str, dry_run: bool, as_json: bool, force: bool) -> None:
     """
     from sheets_engine import app
 
-    report = _with_progress(lambda: app.resolve(_store(source), dry_run=dry_run, force=force), as_json)
+    report = _with_progress(
+        lambda: app.resolve(_store(source), dry_run=dry_run, force=force, overwrite_formulas=overwrite_formulas),
+        as_json,
+    )
     _print_resolution(report, as_json)
 
 
@@ -301,7 +328,7 @@ def _print_resolution(report: Any, as_json: bool) -> None:
         click.echo(json.dumps(payload, indent=2, default=str))
         return
     if not summary.get("resolved", True):
-        click.echo(f"Nothing to do: {summary.get('reason')}.")
+        click.echo(visible(f"Nothing to do: {summary.get('reason')}."))
         return
     if report.dry_run:
         _print_changes(
@@ -320,7 +347,7 @@ def _print_resolution(report: Any, as_json: bool) -> None:
     )
     for name, value in summary.items():
         if name not in ("resolved", "turn", "year", "winter"):
-            table.add_row(name, str(value))
+            table.add_row(_text(name), _text(value))
     table.add_row("cells changed", str(len(report.changes)))
     table.add_row("notifications", str(len(report.logs.get("Notifications", []))))
     _console().print(table)
@@ -421,30 +448,33 @@ def main() -> None:
     except click.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(EXIT_FAILURE)
-    except click.ClickException as error:
+    except click.UsageError as error:
         error.show()
+        sys.exit(error.exit_code)
+    except click.ClickException as error:
+        click.echo(visible(f"Error: {error.format_message()}"), err=True)
         sys.exit(error.exit_code)
     except InvalidCampaign as error:
         _print_problems(error.problems, as_json="--json" in sys.argv)
-        click.echo(f"Error: {error}", err=True)
+        click.echo(visible(f"Error: {error}"), err=True)
         sys.exit(EXIT_BAD_INPUT)
     except ConflictError as error:
-        click.echo(f"Error: {error}", err=True)
+        click.echo(visible(f"Error: {error}"), err=True)
         sys.exit(EXIT_CONFLICT)
     except CampaignBusy as error:
-        click.echo(f"Error: {error}", err=True)
+        click.echo(visible(f"Error: {error}"), err=True)
         sys.exit(EXIT_BUSY)
     except StoreError as error:
-        click.echo(f"Error: {error}", err=True)
+        click.echo(visible(f"Error: {error}"), err=True)
         sys.exit(EXIT_BAD_INPUT)
     except StoreUnavailable as error:  # Google kept failing within the bounded retries: try later
-        click.echo(f"Error: {error}", err=True)
+        click.echo(visible(f"Error: {error}"), err=True)
         sys.exit(EXIT_FAILURE)
     except Exception as error:  # the last line of defence: one line, no traceback
         if debug:
             raise
         click.echo(
-            f"Error: unexpected failure: {type(error).__name__}: {error} (run with --debug for details)",
+            visible(f"Error: unexpected failure: {type(error).__name__}: {error} (run with --debug for details)"),
             err=True,
         )
         sys.exit(EXIT_FAILURE)

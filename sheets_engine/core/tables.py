@@ -28,6 +28,7 @@ class TabSpec:
     engine_columns: tuple[str, ...] = ()  # derived or engine-owned: recomputed, GM edits overwritten
     log: bool = False  # engine-written and append-only: not validated, its rows make no History
     headers: tuple[str, ...] = ()  # for log tabs (no model)
+    written: bool = True  # False for tabs no rule ever writes (data tables, form responses)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -85,6 +86,9 @@ class GameState:
     tables: Mapping[str, pd.DataFrame]
     rows: Mapping[str, Mapping[Hashable, int]]
     layouts: Mapping[str, Layout] = field(default_factory=dict)
+    # the cells of number and flag columns that were empty in the sheet (read as 0 or FALSE), by tab:
+    # History says "empty" for them, so that a rollback puts an empty cell back, not a 0
+    blanks: Mapping[str, frozenset[tuple[Hashable, str]]] = field(default_factory=dict)
 
     def frame(self, tab: str) -> pd.DataFrame:
         """The tab's frame (treat as read-only)."""
