@@ -125,7 +125,7 @@ def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetim
 
     store = _store(source)
     with exclusive(store, "rollback", dry_run):
-        raw = store.read()
+        raw = store.read(only=campaign_tabs())
         try:
             ruleset = get_ruleset(detect_ruleset(raw))
         except KeyError as error:
