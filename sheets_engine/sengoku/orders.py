@@ -80,9 +80,21 @@ def response_refusal(response: dict[str, object]) -> str:
     return ""
 
 
+def _too_long(order: pd.Series) -> str:
+    """Why an Orders row (a GM may type one) holds an answer too long to carry out ("" if none is)."""
+    for column in ("Target", "Detail"):
+        length = len(str(order[column]))
+        if length > MAX_TEXT:
+            return f"the {column} is {length:,} characters long; an answer may hold at most {MAX_TEXT:,}"
+    return ""
+
+
 def _clip(text: str) -> str:
     """A player's answer as the Orders row keeps it: cut to MAX_TEXT, saying so."""
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 40] + f" [... cut: {len(text):,} characters]"
+    if len(text) <= MAX_TEXT:
+        return text
+    marker = f" [... cut: {len(text):,} characters]"
+    return text[: MAX_TEXT - len(marker)] + marker
 
 
 def new_responses(responses: pd.DataFrame, orders: pd.DataFrame) -> list[tuple[Hashable, dict[str, Any], str]]:
@@ -139,7 +151,7 @@ def intake(turn: Turn) -> None:
     for key, row in mine.sort_values("Submitted", kind="stable").iterrows():
         name = find(characters.index, row["Character"]) or ""
         order_type = _order_type(row["Order"])
-        reason, by_daimyo = turn.refused.get(key, ""), False
+        reason, by_daimyo = turn.refused.get(key, "") or _too_long(row), False
         if not reason:
             reason, by_daimyo = _authority(draft, name, row["Character"], row["Email"])
         if not reason and order_type is None:
