@@ -181,7 +181,8 @@ def test_a_letter_at_the_limit_is_delivered_whole() -> None:
     header = campaign.tabs["Form Responses 1"][0]
     text = "a" * MAX_TEXT
     response = {"Timestamp": "2026-11-28 21:00:00", "Email Address": "sandal.bearer@example.com",
-                "Character": "Kinoshita Tokichiro", "Order": "write-letter", "Target": "Takeda", "Detail": text}  # fmt: skip
+                "Character": "Kinoshita Tokichiro", "Order": "write-letter", "Target": "Takeda",
+                "Detail": text}  # fmt: skip
     campaign.tabs["Form Responses 1"].append([response.get(c) for c in header])
     app.resolve(campaign, now=NOW)
     letters = campaign.records("Letters")
