@@ -216,8 +216,9 @@ def test_a_write_makes_the_workbook_recalculate_on_load(tmp_path: Path) -> None:
 def _far_cell(path: Path, tab: str) -> None:
     """One value at XFD200000 (a GM's stray keystroke: 3.2 billion cells as a grid)."""
     book = load_workbook(path)
-    sheet = book[tab] if tab in book.sheetnames else book.create_sheet(tab)
-    sheet["A1"] = "notes"
+    if tab not in book.sheetnames:
+        book.create_sheet(tab)["A1"] = "notes"
+    sheet = book[tab]
     sheet["XFD200000"] = "x"
     book.save(path)
 
@@ -269,3 +270,11 @@ def test_rows_without_the_optional_r_attribute_get_no_duplicate_rows(demo: Path)
     with zipfile.ZipFile(demo) as archive:
         xml = archive.read(sheet_parts(archive)["Clans"])
     assert xml.count(b"<row") == 6  # Excel calls a workbook with row 2 twice corrupt; calamine shows the last
+
+
+def test_a_far_away_value_in_history_is_a_clear_error_too(demo: Path) -> None:
+    """History is read for its header and length only, but calamine would still lay out its grid."""
+    _far_cell(demo, "History")
+    checked = _bounded("resolve", str(demo))
+    assert checked.returncode == 2, checked.stderr
+    assert "the History tab reaches cell XFD200000" in checked.stderr

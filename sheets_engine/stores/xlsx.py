@@ -72,7 +72,7 @@ class WorkbookStore:
         """
         from python_calamine import CalamineError, CalamineWorkbook
 
-        from sheets_engine.stores.xlsx_cells import scan_workbook
+        from sheets_engine.stores.xlsx_cells import declared_extents, scan_workbook
 
         if not self.path.is_file():
             raise StoreError(f"No workbook at {self.path}. Create one with: sheets-engine init {self.path}")
@@ -83,9 +83,12 @@ class WorkbookStore:
             titles = [t for t in book.sheet_names if wanted is None or " ".join(t.split()).casefold() in wanted]
             full = [t for t in titles if t.strip().casefold() not in light]
             facts = scan_workbook(str(self.path), full)
+            declared = declared_extents(str(self.path), [t for t in titles if t not in full])
             tabs = {}
             for title in titles:
                 if title not in full:
+                    if title in declared:
+                        _check_extent(self.path, title, *declared[title])
                     tabs[title] = _header_only(title, book.get_sheet_by_name(title))
                     continue
                 found = facts.get(title)

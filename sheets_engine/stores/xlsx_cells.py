@@ -112,3 +112,29 @@ def scan_workbook(path: str, titles: list[str]) -> dict[str, SheetFacts]:
         parts = sheet_parts(archive)
         names = set(archive.namelist())
         return {title: scan(archive.read(parts[title])) for title in titles if parts.get(title) in names}
+
+
+_DIMENSION = re.compile(rb'<(?:\w+:)?dimension\b[^>]*\bref="[A-Za-z]*\d*:?([A-Za-z]+)(\d+)"')
+
+
+def declared_extents(path: str, titles: list[str]) -> dict[str, tuple[int, int]]:
+    """(last row, last column) of these tabs as their <dimension> says, reading only each part's head.
+
+    For the tabs read for their header only (History): a full scan would cost what skipping their
+    rows saves, and every program that writes .xlsx (Excel, LibreOffice, openpyxl, this engine's
+    patcher) keeps the dimension.
+    """
+    from sheets_engine.stores.xlsx_patch import sheet_parts
+
+    found = {}
+    with zipfile.ZipFile(path) as archive:
+        parts = sheet_parts(archive)
+        names = set(archive.namelist())
+        for title in titles:
+            if parts.get(title) not in names:
+                continue
+            with archive.open(parts[title]) as part:
+                match = _DIMENSION.search(part.read(4096))
+            if match:
+                found[title] = (int(match.group(2)), column_number(match.group(1)))
+    return found
