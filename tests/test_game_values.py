@@ -194,3 +194,24 @@ def test_a_response_already_copied_into_orders_is_not_warned_about_again() -> No
     s = _with_responses(("sandal.bearer@example.com", "Kinoshita Tokichiro", "tax-provnce", "Owari"))
     app.resolve(s, now=NOW)
     assert [w for w in warnings(s) if w[0] == "Form Responses 1"] == []
+
+
+def test_a_workbook_with_a_lowercase_tab_and_a_doubled_space_header_resolves(tmp_path: Any) -> None:
+    """The same in a workbook: the engine writes into the tab and column as the GM titled them."""
+    from openpyxl import load_workbook
+
+    path = tmp_path / "campaign.xlsx"
+    app.init(str(path), demo=True)
+    book = load_workbook(path)
+    book["Provinces"].title = "renamed"  # openpyxl would call "provinces" a duplicate of "Provinces"
+    book["renamed"].title = "provinces"
+    sheet = book["provinces"]
+    column = next(c.column for c in sheet[1] if c.value == "Tax Stockpile")
+    sheet.cell(row=1, column=column, value="TAX  STOCKPILE")
+    book.save(path)
+    assert [p for p in app.validate(str(path)) if p.severity is Severity.ERROR] == []
+    app.resolve(str(path), now=NOW)
+    after = load_workbook(path)
+    assert "Provinces" not in after.sheetnames
+    owari = next(r for r in after["provinces"].iter_rows(min_row=2, values_only=True) if r[0] == "Owari")
+    assert owari[column - 1] == 0  # Kinoshita taxed Owari: its stockpile is empty now
