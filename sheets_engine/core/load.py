@@ -70,7 +70,7 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
         problems += tab_problems
         tables[spec.name], rows[spec.name] = frame, keys
         if empty:
-            blanks[spec.name] = frozenset(empty)
+            blanks[spec.name] = {column: frozenset(keys) for column, keys in empty.items() if keys}
     return GameState(spec_map, tables, rows, layouts, blanks), problems
 
 
@@ -145,10 +145,10 @@ def _header(spec: TabSpec, tab: RawTab) -> tuple[dict[str, int], list[Problem]]:
 
 def _type_rows(
     spec: TabSpec, tab: RawTab, columns: dict[str, int]
-) -> tuple[Any, dict[Hashable, int], list[Problem], list[tuple[Hashable, str]]]:
+) -> tuple[Any, dict[Hashable, int], list[Problem], dict[str, list[Hashable]]]:
     assert spec.model is not None
     typed = [c for c, kind in spec.dtypes().items() if kind != "object" and c in columns]
-    empty: list[tuple[Hashable, str]] = []
+    empty: dict[str, list[Hashable]] = {c: [] for c in typed}
     problems: list[Problem] = []
     records: list[dict[str, Any]] = []
     keys: list[Hashable] = []
@@ -190,7 +190,9 @@ def _type_rows(
         records.append(record)
         keys.append(key)
         key_rows[key] = number
-        empty += [(key, c) for c in typed if values[c] is None or values[c] == ""]
+        for column in typed:
+            if values[column] is None or values[column] == "":
+                empty[column].append(key)
     return frame_from_records(spec, records, keys), key_rows, problems, empty
 
 

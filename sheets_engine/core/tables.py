@@ -88,7 +88,7 @@ class GameState:
     layouts: Mapping[str, Layout] = field(default_factory=dict)
     # the cells of number and flag columns that were empty in the sheet (read as 0 or FALSE), by tab:
     # History says "empty" for them, so that a rollback puts an empty cell back, not a 0
-    blanks: Mapping[str, frozenset[tuple[Hashable, str]]] = field(default_factory=dict)
+    blanks: Mapping[str, Mapping[str, frozenset[Hashable]]] = field(default_factory=dict)  # tab -> column -> keys
 
     def frame(self, tab: str) -> pd.DataFrame:
         """The tab's frame (treat as read-only)."""

@@ -52,7 +52,7 @@ def history_rows(state: GameState, changes: Iterable[Change], stamp: Stamp) -> l
             "Tab": c.tab,
             "Key": history_key(state, c.tab, c.key),
             "Column": c.column,
-            "Old": "" if c.tab in blanks and (c.key, c.column) in blanks[c.tab] else c.old,
+            "Old": "" if c.key in blanks.get(c.tab, {}).get(c.column, ()) else c.old,
             "New": c.new,
             "Cause": c.cause,
             "Roll": c.roll,
