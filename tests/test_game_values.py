@@ -215,3 +215,18 @@ def test_a_workbook_with_a_lowercase_tab_and_a_doubled_space_header_resolves(tmp
     assert "Provinces" not in after.sheetnames
     owari = next(r for r in after["provinces"].iter_rows(min_row=2, values_only=True) if r[0] == "Owari")
     assert owari[column - 1] == 0  # Kinoshita taxed Owari: its stockpile is empty now
+
+
+def test_validate_warns_about_a_secret_answer_and_an_answer_too_long() -> None:
+    s = _with_responses(("sandal.bearer@example.com", "Kinoshita Tokichiro", "tax-province", "x" * 30_001))
+    s.tabs["Form Responses 1"].append(
+        ["2026-11-28 21:05:00", "sandal.bearer@example.com", "Kinoshita Tokichiro", "meditate", "", "", "Maybe"]
+    )
+    would = "an order the next resolution can take; it would be rejected: "
+    assert warnings(s) == [
+        ("Form Responses 1", 2, "Target", "x" * 60,
+         would + "the Target answer is 30,001 characters long; an answer may hold at most 30,000"),
+        ("Form Responses 1", 3, "Secret", "Maybe",
+         would + 'the Secret answer "Maybe" is not one of the form\'s choices: "Keep it secret" or "Make it public" '
+         "(an empty answer is public)"),
+    ]  # fmt: skip

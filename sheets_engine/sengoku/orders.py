@@ -65,19 +65,20 @@ def secret_answer(value: str) -> bool | None:
     return _SECRET_WORDS.get(text)
 
 
-def response_refusal(response: dict[str, object]) -> str:
-    """Why a form response cannot be taken as an order whatever the rules say ("" if it can)."""
+def response_refusal(response: dict[str, object]) -> tuple[str, str]:
+    """The column of a form response that cannot be taken as an order whatever the rules say, and
+    why (("", "") if it can)."""
     for column, _ in _PLAYER_FIELDS:
         length = len(str(response[column]))
         if length > MAX_TEXT:
-            return f"the {column} answer is {length:,} characters long; an answer may hold at most {MAX_TEXT:,}"
+            return column, f"the {column} answer is {length:,} characters long; an answer may hold at most {MAX_TEXT:,}"
     if secret_answer(str(response["Secret"])) is None:
-        return (
+        return "Secret", (
             f'the Secret answer "{response["Secret"]}" is not one of the form\'s choices: '
             + " or ".join(f'"{choice.capitalize()}"' for choice in SECRET_CHOICES)
             + " (an empty answer is public)"
         )
-    return ""
+    return "", ""
 
 
 def _too_long(order: pd.Series) -> str:
@@ -97,9 +98,11 @@ def _clip(text: str) -> str:
     return text[: MAX_TEXT - len(marker)] + marker
 
 
-def new_responses(responses: pd.DataFrame, orders: pd.DataFrame) -> list[tuple[Hashable, dict[str, Any], str]]:
-    """Form responses not yet copied into Orders: each one's sheet row, its Orders row values and
-    why it is refused ("" if it is not)."""
+def new_responses(
+    responses: pd.DataFrame, orders: pd.DataFrame
+) -> list[tuple[Hashable, dict[str, Any], tuple[str, str]]]:
+    """Form responses not yet copied into Orders: each one's sheet row, its Orders row values, and
+    the column and reason it is refused for (("", "") if it is not)."""
     copied = Counter(
         _identity(r["Submitted"], r["Email"], r["Character"], r["Order"], r["Target"], r["Detail"])
         for r in orders.to_dict("records")
@@ -127,7 +130,7 @@ def copy_responses(turn: Turn) -> int:
     """
     draft = turn.draft
     added = 0
-    for _, values, refusal in new_responses(draft.frame("Form Responses 1"), draft.frame("Orders")):
+    for _, values, (_, refusal) in new_responses(draft.frame("Form Responses 1"), draft.frame("Orders")):
         key = draft.add_row(
             "Orders",
             {"Turn": turn.number, **values, "Status": OrderStatus.PENDING.value, "Result": ""},
@@ -200,18 +203,19 @@ def response_problems(state: GameState) -> list[Problem]:
     characters = state.frame("Characters")
     problems = []
     unreadable = set(state.rows["Characters"]) - set(characters.index)  # reported already: not judged
-    for number, values, refusal in new_responses(state.frame("Form Responses 1"), state.frame("Orders")):
+    responses = state.frame("Form Responses 1")
+    for number, values, (column, reason) in new_responses(responses, state.frame("Orders")):
         name = find(characters.index, values["Character"]) or ""
         if not name and find(unreadable, values["Character"]):
             continue
-        column, value, reason = "Order", values["Order"], refusal
+        value = responses.at[number, column] if column else ""
+        if column == "Secret" or len(str(value)) > MAX_TEXT:
+            value = str(value)[:60]  # enough to find it by
         if not reason:
             reason, _ = _authority(draft, name, values["Character"], values["Email"])
-            column, value = ("Character", values["Character"]) if reason else (column, value)
-        elif reason.startswith("the Secret"):
-            column, value = "Secret", ""
+            column, value = "Character", values["Character"]
         if not reason and _order_type(values["Order"]) is None:
-            reason = unknown_order(values["Order"])
+            column, value, reason = "Order", values["Order"], unknown_order(values["Order"])
         if reason:
             problems.append(
                 Problem("Form Responses 1", number, column, value,
