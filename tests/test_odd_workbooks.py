@@ -278,3 +278,11 @@ def test_a_far_away_value_in_history_is_a_clear_error_too(demo: Path) -> None:
     checked = _bounded("resolve", str(demo))
     assert checked.returncode == 2, checked.stderr
     assert "the History tab reaches cell XFD200000" in checked.stderr
+
+
+def test_validate_names_a_fill_down_formulas_cells_with_their_own_formulas(demo: Path) -> None:
+    """Oda's and Imagawa's Treasury filled down from B2 (=C2*5+2): B3 reads as =C3*5+2."""
+    put_cell(demo, "Clans", "B2", '<c r="B2"><f t="shared" ref="B2:B3" si="0">C2*5+2</f><v>32</v></c>')
+    put_cell(demo, "Clans", "B3", '<c r="B3"><f t="shared" si="0"/><v>38</v></c>')
+    found = [(p.row, p.column, p.value) for p in app.validate(str(demo)) if p.tab == "Clans"]
+    assert found == [(2, "Treasury", "=C2*5+2"), (3, "Treasury", "=C3*5+2")]

@@ -55,6 +55,8 @@ def scan(xml: bytes) -> SheetFacts:
         where = _where(xml, cell.start(), cell.group(0))
         value = _VALUE.search(cell.group(0))
         facts.errors[where] = value.group(1).decode("utf-8", "replace") if value else "#ERROR"
+    masters: dict[bytes, tuple[str, tuple[int, int]]] = {}  # shared formula index -> its text and cell
+    children: list[tuple[tuple[int, int], bytes]] = []
     for match in re.finditer(rb"<(?:\w+:)?f[\s>/]", xml):
         start = max(xml.rfind(b"<c ", 0, match.start()), xml.rfind(b":c ", 0, match.start()) - 1)
         cell = _CELL_AT.match(xml, start) if start >= 0 else None
@@ -65,8 +67,35 @@ def scan(xml: bytes) -> SheetFacts:
         value = _VALUE.search(body)
         text = unescape(formula.group(2).decode("utf-8", "replace")) if formula and formula.group(2) else ""
         computed = value is not None and value.group(1) != b""
-        facts.formulas[_where(xml, cell.start(), body)] = Formula("=" + text if text else "=(shared formula)", computed)
+        where = _where(xml, cell.start(), body)
+        facts.formulas[where] = Formula("=" + text if text else "=", computed)
+        if formula is not None and b'"shared"' in formula.group(1):
+            si = re.search(rb'\bsi="(\d+)"', formula.group(1))
+            if si and text:
+                masters[si.group(1)] = ("=" + text, where)
+            elif si:
+                children.append((where, si.group(1)))
+    _shared_texts(facts, masters, children)
     return facts
+
+
+def _shared_texts(
+    facts: SheetFacts, masters: dict[bytes, tuple[str, tuple[int, int]]], children: list[tuple[tuple[int, int], bytes]]
+) -> None:
+    """A fill-down child's own formula, from its master's (=B2*2 in A2 is =B3*2 in A3)."""
+    if not children:
+        return
+    from openpyxl.formula.translate import Translator
+
+    from sheets_engine.stores.xlsx_patch import column_letters
+
+    for (row, column), si in children:
+        if si not in masters:
+            continue
+        text, (master_row, master_column) = masters[si]
+        origin = f"{column_letters(master_column)}{master_row}"
+        moved = Translator(text, origin=origin).translate_formula(f"{column_letters(column)}{row}")
+        facts.formulas[(row, column)] = Formula(moved, facts.formulas[(row, column)].computed)
 
 
 def _where(xml: bytes, start: int, cell: bytes) -> tuple[int, int]:
