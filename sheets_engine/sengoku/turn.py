@@ -49,6 +49,8 @@ class Turn:
     number: int
     orders: list[Order] = field(default_factory=list)
     summary: Counter[str] = field(default_factory=Counter)
+    refused: dict[Hashable, str] = field(default_factory=dict)  # Orders rows intake rejects, and why
+    letters: dict[str, Order] = field(default_factory=dict)  # this turn's letters and the orders that wrote them
 
     @functools.cached_property
     def province_map(self) -> Any:
