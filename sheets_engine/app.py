@@ -6,6 +6,7 @@ clear line and an exit code.
 
 from __future__ import annotations
 
+import inspect
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,10 +20,10 @@ from sheets_engine.core.load import load_state
 from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
 from sheets_engine.core.ruleset import Outcome, Ruleset, detect_ruleset
 from sheets_engine.core.tables import Change, GameState
-from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
-from sheets_engine.rulesets import get_ruleset
+from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, fit_cells, history_rows
+from sheets_engine.rulesets import get_ruleset, ruleset_names
 from sheets_engine.stores import open_store
-from sheets_engine.stores.base import Choice, RawTab, Store, StoreError
+from sheets_engine.stores.base import Choice, Formula, RawTab, Store, StoreError
 from sheets_engine.templates import template_tabs
 
 
@@ -34,6 +35,7 @@ class Campaign:
     ruleset: Ruleset
     state: GameState
     problems: list[Problem]
+    formulas: dict[tuple[str, int, int], Formula] = field(default_factory=dict)  # (tab title, row, column)
 
     @property
     def errors(self) -> list[Problem]:
@@ -60,10 +62,29 @@ class Report:
 APPEND_ONLY = ("History",)
 
 
+def campaign_tabs() -> list[str]:
+    """Every tab some ruleset reads: a workbook's other tabs (a GM's own) are never read."""
+    return sorted({spec.name for name in ruleset_names() for spec in get_ruleset(name).tabs})
+
+
+def read_tabs(store: Store, headers_only: tuple[str, ...] = ()) -> dict[str, RawTab]:
+    """The campaign's tabs, leaving a GM's own tabs unread when the store can (`only`).
+
+    A store whose read() predates `only` (a wrapper in a test, a store of one's own) reads every tab.
+    """
+    try:
+        takes_only = "only" in inspect.signature(store.read).parameters
+    except (TypeError, ValueError):
+        takes_only = False
+    if takes_only:
+        return store.read(headers_only=headers_only, only=campaign_tabs())
+    return store.read(headers_only=headers_only) if headers_only else store.read()
+
+
 def open_campaign(source: str | Store) -> Campaign:
     """Read every tab once and check it all."""
     store = open_store(source) if isinstance(source, str) else source
-    raw = store.read(headers_only=APPEND_ONLY)
+    raw = read_tabs(store, headers_only=APPEND_ONLY)
     try:
         ruleset = get_ruleset(detect_ruleset(raw))
     except KeyError as error:
@@ -73,7 +94,8 @@ def open_campaign(source: str | Store) -> Campaign:
     # lists every problem. (Rows with a bad cell are left out of the checks, their names kept.)
     if not any(p.severity is Severity.ERROR and p.row in (None, 1) for p in problems):
         problems += ruleset.check(state)
-    return Campaign(store, ruleset, state, problems)
+    formulas = {(tab.title, row, column): f for tab in raw.values() for (row, column), f in tab.formulas.items()}
+    return Campaign(store, ruleset, state, problems, formulas)
 
 
 def validate(source: str | Store) -> list[Problem]:
@@ -81,21 +103,31 @@ def validate(source: str | Store) -> list[Problem]:
     return open_campaign(source).problems
 
 
-def recalc(source: str | Store, dry_run: bool = False, now: datetime | None = None) -> Report:
+def recalc(
+    source: str | Store, dry_run: bool = False, now: datetime | None = None, overwrite_formulas: bool = False
+) -> Report:
     """Recompute the derived columns; write the changed cells and their History rows."""
     store = _store(source)
     with exclusive(store, "recalc", dry_run):
         campaign = _checked(store)
-        return _commit(campaign, campaign.ruleset.recalc(campaign.state), dry_run, now)
+        return _commit(campaign, campaign.ruleset.recalc(campaign.state), dry_run, now, overwrite_formulas)
 
 
-def resolve(source: str | Store, dry_run: bool = False, now: datetime | None = None, force: bool = False) -> Report:
+def resolve(
+    source: str | Store,
+    dry_run: bool = False,
+    now: datetime | None = None,
+    force: bool = False,
+    overwrite_formulas: bool = False,
+) -> Report:
     """Resolve the Game tab's turn; write everything it changed in one write.
 
     A turn already resolved, or one not yet due (its deadline, or min_hours_between_turns when the
     campaign has none), is left alone: the report's summary says why, and nothing is written. `force`
     skips only the wait, and takes this moment as the cutoff for form responses. `now` is the clock
-    (default: the system's); a time without a zone is in the campaign's `time_zone`.
+    (default: the system's); a time without a zone is in the campaign's `time_zone`. A cell about
+    to be written that holds a GM's formula stops the run (InvalidCampaign naming each cell, nothing
+    written) unless `overwrite_formulas`.
     """
     store = _store(source)
     with exclusive(store, "resolve", dry_run):
@@ -103,7 +135,8 @@ def resolve(source: str | Store, dry_run: bool = False, now: datetime | None = N
         moment = now or datetime.now(UTC)
         if moment.tzinfo is None:  # a time given without a zone is the campaign's (where its deadline is)
             moment = moment.replace(tzinfo=_campaign_zone(campaign.state))
-        return _commit(campaign, campaign.ruleset.resolve(campaign.state, moment, force), dry_run, moment)
+        outcome = campaign.ruleset.resolve(campaign.state, moment, force)
+        return _commit(campaign, outcome, dry_run, moment, overwrite_formulas)
 
 
 def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetime | None = None) -> Report:
@@ -116,7 +149,7 @@ def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetim
 
     store = _store(source)
     with exclusive(store, "rollback", dry_run):
-        raw = store.read()
+        raw = read_tabs(store)
         try:
             ruleset = get_ruleset(detect_ruleset(raw))
         except KeyError as error:
@@ -178,7 +211,9 @@ def _checked(source: str | Store) -> Campaign:
     return campaign
 
 
-def _commit(campaign: Campaign, outcome: Outcome, dry_run: bool, now: datetime | None) -> Report:
+def _commit(
+    campaign: Campaign, outcome: Outcome, dry_run: bool, now: datetime | None, overwrite_formulas: bool = False
+) -> Report:
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     resolution = uuid.uuid4().hex[:12]
     stamp = Stamp(outcome.turn, resolution, moment.strftime("%Y-%m-%d %H:%M:%S"), outcome.step)
@@ -187,9 +222,40 @@ def _commit(campaign: Campaign, outcome: Outcome, dry_run: bool, now: datetime |
     logs = {tab: rows for tab, rows in outcome.logs.items() if rows}
     if history:
         logs["History"] = history
-    writes = cell_writes(outcome.state, changes, logs)
+    writes = fit_cells(cell_writes(outcome.state, changes, logs), getattr(campaign.store, "cell_limit", None))
+    if not overwrite_formulas:
+        replaced = _formulas_replaced(campaign, writes)
+        if replaced:
+            raise InvalidCampaign(replaced)
     if writes and not dry_run:
         campaign.store.write(writes)
     return Report(
         changes, history, logs, len(writes), dry_run, outcome.summary, resolution, outcome.status, outcome.headline
     )
+
+
+def _formulas_replaced(campaign: Campaign, writes: list[Any]) -> list[Problem]:
+    """A problem for every GM formula the writes would replace with a value."""
+    if not campaign.formulas:
+        return []
+    names = {
+        layout.title: (tab, {index: column for column, index in layout.columns.items()})
+        for tab, layout in campaign.state.layouts.items()
+    }
+    found = []
+    for write in writes:
+        formula = campaign.formulas.get((write.tab, write.row, write.column))
+        if formula is None:
+            continue
+        tab, columns = names.get(write.tab, (write.tab, {}))
+        found.append(
+            Problem(
+                tab,
+                write.row,
+                columns.get(write.column, str(write.column)),
+                formula.text,
+                f"a value the engine may change: this run would replace the formula with {write.value!r}; "
+                "move the formula to a column of your own, or run again with --overwrite-formulas",
+            )
+        )
+    return found

@@ -26,11 +26,18 @@ from sheets_engine.output import (
     print_text,
     snake,
     table_format_option,
+    visible,
 )
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CONFLICT = 3  # a GM edited cells the run was about to overwrite; nothing was written
 EXIT_BUSY = 4  # another run holds the campaign's lock, or Excel/LibreOffice has it open; nothing was written
+
+
+_OVERWRITE_HELP = (
+    "Replace a GM's formula with the value the rules give when a cell the engine writes holds one "
+    "(without it the run stops, exit 2, naming every such cell)."
+)
 
 
 class BadInput(click.ClickException):
@@ -159,15 +166,16 @@ def validate(source: str, as_json: bool, table_format: str | None) -> None:
 @cli.command()
 @click.argument("source")
 @click.option("--dry-run", is_flag=True, help="Print what would change and write nothing.")
+@click.option("--overwrite-formulas", is_flag=True, help=_OVERWRITE_HELP)
 @json_option()
-def recalc(source: str, dry_run: bool, as_json: bool) -> None:
+def recalc(source: str, dry_run: bool, overwrite_formulas: bool, as_json: bool) -> None:
     """Recompute the derived columns (guide Section 11) and write the cells that changed.
 
     Example: sheets-engine recalc campaign.xlsx --dry-run
     """
     from sheets_engine import app
 
-    report = app.recalc(_store(source), dry_run=dry_run)
+    report = app.recalc(_store(source), dry_run=dry_run, overwrite_formulas=overwrite_formulas)
     if as_json:
         emit_json(payload("ok", EXIT_OK, **_counts(report)))
         return
@@ -288,7 +296,8 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
     if edited:
         shown = "; ".join(edited[:5]) + (f" and {len(edited) - 5} more" if len(edited) > 5 else "")
         click.echo(
-            f"Warning: {len(edited)} cell(s) edited since the engine wrote them were restored too: {shown}", err=True
+            visible(f"Warning: {len(edited)} cell(s) edited since the engine wrote them were restored too: {shown}"),
+            err=True,
         )
 
 
@@ -307,7 +316,8 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
     metavar="TIME",
     help="Run as if at TIME (YYYY-MM-DD HH:MM[:SS], in the campaign's time_zone unless it ends in +HH:MM or Z).",
 )
-def resolve(source: str, dry_run: bool, as_json: bool, force: bool, at: str | None) -> None:
+@click.option("--overwrite-formulas", is_flag=True, help=_OVERWRITE_HELP)
+def resolve(source: str, dry_run: bool, as_json: bool, force: bool, at: str | None, overwrite_formulas: bool) -> None:
     """Resolve the Game tab's turn: every order, in the rules' fixed sequence, in one write.
 
     A turn that was already resolved, or is not due yet (its deadline has not passed), is left
@@ -318,7 +328,12 @@ def resolve(source: str, dry_run: bool, as_json: bool, force: bool, at: str | No
     from sheets_engine import app
 
     now = _moment(at) if at else None
-    report = _with_progress(lambda: app.resolve(_store(source), dry_run=dry_run, now=now, force=force), as_json)
+    report = _with_progress(
+        lambda: app.resolve(
+            _store(source), dry_run=dry_run, now=now, force=force, overwrite_formulas=overwrite_formulas
+        ),
+        as_json,
+    )
     _print_resolution(report, as_json)
 
 
@@ -541,7 +556,7 @@ def _fail(code: int, status: str, message: str, problems: list[Any] | None = Non
         emit_json(body)
     elif problems:
         _print_problems(problems)
-    click.echo(f"Error: {message}", err=True)
+    click.echo(f"Error: {visible(message)}", err=True)
     sys.exit(code)
 
 

@@ -19,7 +19,7 @@ def read_history(
 ) -> list[dict[str, Any]]:
     """History rows in sheet order, filtered by turn, tab, key and words in the cause."""
     store = open_store(source) if isinstance(source, str) else source
-    raw = store.read()
+    raw = store.read(only=("History",))  # a GM's own tabs are never read
     sheet = next((t for title, t in raw.items() if norm(title) == "history"), None)
     if sheet is None:
         raise StoreError("the campaign has no History tab")

@@ -452,3 +452,23 @@ def test_the_leader_of_a_destroyed_army_rolls_at_100_percent() -> None:
     turn = fight(game, [1, 1, 100])
     assert turn.draft.get("Characters", "Okabe Motonobu", "Status") == "Dead"
     assert str(turn.dice.rolls[-1]) == "d100=100 (leader death, Okabe Motonobu: 100% casualties, 100% chance)"
+
+
+def test_leader_death_casualties_count_the_whole_army_and_sheltering_never_splits_it() -> None:
+    """Issue 13: Imagawa Guard, 4 Samurai and 6 Spear led by Okabe Motonobu, in Totomi's level-1
+    fortress (capacity 8): 4 Samurai and 4 Spear shelter, the 2 Spear in the open fall. The army
+    lost 2 of 10 (20%): no death roll (it rolled at "100% casualties" before). It keeps its row,
+    garrisoned, with everything left; no "Imagawa Guard Garrison" row is added."""
+    game = war(
+        [army("Oda Host", "Totomi", came_from="Mikawa", Spear=30),
+         army("Imagawa Guard", "Totomi", "Okabe Motonobu", Samurai=4, Spear=6)],
+        provinces={"Totomi": {"Building 1": "Fortress", "Fortress Level": 1}},
+        people={"Okabe Motonobu": {"Location": "Totomi"}},
+    )  # fmt: skip
+    turn = fight(game, [10, 10])  # the two battle d20s and nothing more: no leader death roll
+    assert [r.sides for r in turn.dice.rolls] == [20, 20]
+    assert turn.draft.get("Characters", "Okabe Motonobu", "Status") == "Alive"
+    assert armies_now(turn, "Province", "Spear", "Samurai", "Status", "Leader") == {
+        "Oda Host": ("Totomi", 30, 0, "Besieging", ""),
+        "Imagawa Guard": ("Totomi", 4, 4, "Garrisoned", "Okabe Motonobu"),
+    }

@@ -105,7 +105,8 @@ def test_reading_and_dry_runs_are_not_blocked(workbook: Path, paused: tuple[thre
     first = threading.Thread(target=lambda: app.resolve(str(workbook), now=NOW))
     first.start()
     assert inside.wait(timeout=30)
-    assert app.validate(str(workbook)) == []
+    # no errors (the demo's two form responses meant to be rejected are warnings since issue 13)
+    assert [p for p in app.validate(str(workbook)) if p.severity.value == "error"] == []
     go.set()  # the dry run below resolves too: let both through
     assert app.resolve(str(workbook), now=NOW, dry_run=True).dry_run
     first.join(timeout=60)

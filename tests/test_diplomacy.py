@@ -159,11 +159,24 @@ def test_establish_relations_opens_a_channel_and_tells_both_clans() -> None:
     turn = play(order(0, "Oda Nobunaga", "establish-relations", "Mori"), step=establish_relations)
     assert rows(turn, "Relations") == [["Oda", "Mori", 1]]
     message = 'Relations established between the Oda and Mori clans: the private channel "Oda - Mori" is open.'
-    assert notices(turn) == [("clan:Oda", "diplomacy", message), ("clan:Mori", "diplomacy", message)]
+    assert notices(turn) == [
+        ("clan:Oda", "diplomacy", message),
+        ("clan:Mori", "diplomacy", message),
+        ("clan:Oda", "orders", message),
+        ("clan:Mori", "orders", message),
+    ]
     assert outcome(turn) == (
         "Resolved",
         'Relations established with Mori: the channel "Oda - Mori" is open (Authority +1)',
     )
+
+
+def test_establish_relations_notifies_both_clans_orders_channels() -> None:
+    """Guide Section 8: "Both clans' orders channels receive a notification that relations have been
+    established" (they went to the diplomacy channel only before issue 13)."""
+    turn = play(order(0, "Oda Nobunaga", "establish-relations", "Mori"), step=establish_relations)
+    message = 'Relations established between the Oda and Mori clans: the private channel "Oda - Mori" is open.'
+    assert [(a, m) for a, c, m in notices(turn) if c == "orders"] == [("clan:Oda", message), ("clan:Mori", message)]
 
 
 def test_establish_relations_gives_the_missions_authority() -> None:

@@ -109,8 +109,8 @@ def test_the_secret_answers_the_form_doc_lists_are_read_as_it_says() -> None:
         meaning: ["" if w.strip() == "(empty)" else w.strip().strip("`") for w in answers.split(",")]
         for meaning, answers in lists.items()
     }
-    assert words["secret"] == ["Yes", "TRUE", "Y", "1", "Secret"]
-    assert words["not secret"] == ["", "No", "FALSE", "N", "0", "Public"]
+    assert words["secret"] == ["Keep it secret", "Yes", "TRUE", "Y", "1", "Secret"]
+    assert words["not secret"] == ["", "Make it public", "No", "FALSE", "N", "0", "Public"]
     answers = [*words["secret"], *words["not secret"]]
     rows = responses(*[(KATSUIE, "Shibata Katsuie", "meditate", "", "")] * len(answers))
     for row, answer in zip(rows, answers, strict=True):

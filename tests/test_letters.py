@@ -63,3 +63,20 @@ def test_write_letter_needs_a_clan_and_a_text() -> None:
         'there is no clan "Hojo"',
         "the letter has no text (write it in Detail)",
     ]
+
+
+def test_a_letter_delivered_the_turn_it_was_written_says_so_in_its_orders_result() -> None:
+    """Issue 13: the Result said "waiting to be dispatched" while the Letters tab showed it Delivered.
+    A Result is written once the turn has settled what happened; one kept back by the Learning
+    limit still says it waits."""
+    state = small(
+        (KATSUIE, "Shibata Katsuie", "write-letter", "Takeda", "first"),
+        (KATSUIE, "Shibata Katsuie", "write-letter", "Takeda", "second"),
+    )
+    turn = run(state, letters.write_letters, letters.dispatch)  # Oda's Learning 0: one letter a turn
+    assert [cell(turn, "Letters", n, "Status") for n in ("L1", "L2")] == ["Delivered", "Pending"]
+    frame = turn.draft.frame("Orders")
+    assert frame["Result"].tolist() == [
+        "Letter L1 to Takeda was delivered",
+        "Letter L2 to Takeda is waiting to be dispatched",
+    ]

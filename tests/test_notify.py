@@ -32,7 +32,7 @@ def discord() -> Iterator[tuple[FakeDiscord, str]]:
 
 @pytest.fixture
 def campaign(tmp_path: Path) -> Path:
-    """The demo after turn 1: 13 Notifications rows for public, gm and four clans."""
+    """The demo after turn 1: 15 Notifications rows for public, gm and four clans."""
     path = tmp_path / "demo.xlsx"
     app.init(str(path), demo=True)
     app.resolve(str(path))
@@ -71,7 +71,7 @@ def test_notify_posts_each_row_once_to_the_webhook_of_its_audience(
     hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, AUDIENCES))
     rows = notifications(campaign)
     report = notify(WorkbookStore(campaign), hooks, client=no_wait())
-    assert len(report.posted) == len(rows) == 13 and report.unroutable == {}
+    assert len(report.posted) == len(rows) == 15 and report.unroutable == {}
     by_webhook = {n: AUDIENCES[int(n.split("/")[0]) - 1] for n in {p.webhook for p in fake.posted}}
     sent = sorted((by_webhook[p.webhook], p.content.split("\n", 1)[1]) for p in fake.posted)
     assert sent == sorted((row[1], row[3]) for row in rows)
@@ -79,10 +79,10 @@ def test_notify_posts_each_row_once_to_the_webhook_of_its_audience(
     # the message ids are recorded in Delivered, after the time
     delivered = [row[4] for row in notifications(campaign)]
     ids = {p_id for cell in delivered for p_id in cell.split(": ", 1)[1].split()}
-    assert len(ids) == 13 and all(cell.endswith(tuple(ids)) for cell in delivered)
+    assert len(ids) == 15 and all(cell.endswith(tuple(ids)) for cell in delivered)
     # a second notify posts nothing
     again = notify(WorkbookStore(campaign), hooks, client=no_wait())
-    assert again.posted == [] and len(fake.posted) == 13
+    assert again.posted == [] and len(fake.posted) == 15
 
 
 def test_a_channel_webhook_takes_its_rows_before_the_audience_webhook(
@@ -123,7 +123,7 @@ def test_a_429_is_waited_out_for_its_retry_after(
     client = no_wait()
     report = notify(WorkbookStore(campaign), hooks, client=client)
     assert client.waits == [1.25, 1.25]  # type: ignore[attr-defined]
-    assert len(report.posted) == 13 and len(fake.posted) == 13
+    assert len(report.posted) == 15 and len(fake.posted) == 15
 
 
 def test_a_message_of_5000_characters_arrives_as_three_messages(
@@ -191,9 +191,9 @@ def test_a_run_that_died_after_claiming_never_posts_twice(
     assert len(fake.posted) == 5
     assert all(str(row[4]).startswith("sending ") for row in notifications(campaign))
     later = notify(WorkbookStore(campaign), hooks, client=no_wait())
-    assert later.posted == [] and later.unconfirmed == list(range(2, 15)) and len(fake.posted) == 5
+    assert later.posted == [] and later.unconfirmed == list(range(2, 17)) and len(fake.posted) == 5
     resent = notify(WorkbookStore(campaign), hooks, client=no_wait(), resend_unconfirmed=True)
-    assert len(resent.posted) == 13
+    assert len(resent.posted) == 15
 
 
 def test_a_webhook_that_answers_404_is_reported_and_skipped(
@@ -205,7 +205,7 @@ def test_a_webhook_that_answers_404_is_reported_and_skipped(
     code, out, err = run_cli(["notify", str(campaign), "--webhooks", str(file), "--json"], capsys, monkeypatch)
     body = json.loads(out)
     assert code == 2 and (body["status"], body["webhooks_gone"]) == ("webhook_gone", ["gm"])
-    assert body["rows_posted"] == 10  # the three gm rows wait
+    assert body["rows_posted"] == 12  # the three gm rows wait
     assert f"Error: the gm webhook no longer exists (404): make a new one and update {file}" in err
     assert base not in out + err and "token" not in out + err  # a webhook URL is a secret
     undelivered = [row[1] for row in notifications(campaign) if not row[4]]

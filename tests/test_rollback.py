@@ -298,3 +298,17 @@ def test_the_rollback_command_as_json_and_dry_run(resolved: Path) -> None:
     assert summary["rolled_back_to_before_turn"] == 3 and summary["dry_run"] is True
     assert summary["runs_undone"] == 1 and summary["cells_restored"] > 0
     assert resolved.read_bytes() == before
+
+
+def test_rollback_restores_exactly_what_was_there_blank_cells_stay_blank(tmp_path: Path) -> None:
+    """Issue 13: the demo's derived cells start empty; turn 1 fills them (190 of them went back as 0).
+    History keeps the cell as the sheet held it, so after `rollback --turn 1` every tab holds
+    exactly what it held before the turn: the same cells, empty ones empty."""
+    path = tmp_path / "demo.xlsx"
+    app.init(str(path), demo=True)
+    before = content(path)
+    app.resolve(str(path), now=NOW)
+    blank_before = [r for r in history(path) if r.get("Old") in (None, "") and r["Tab"] == "Provinces"]
+    assert len(blank_before) >= 190
+    app.rollback(str(path), 1, now=NOW)
+    assert content(path) == before

@@ -107,19 +107,21 @@ def test_the_pre_check_shelters_the_highest_value_units_first_and_the_rest_fight
 
 def test_open_defenders_routed_while_a_garrison_holds_start_a_siege_and_nothing_is_captured() -> None:
     """Imagawa 20 Spear + 4 Samurai (CS 42) against Oda's 60: 4 Samurai and 4 Spear shelter; the
-    16 Spear in the open lose ROUND(20% x 60) = 12 (75%) and retreat to Mikawa (Totomi's first
-    neighbour with no hostile army). The sheltered units stay, untouched, as their own army."""
+    16 Spear in the open lose ROUND(20% x 60) = 12 (75%). Sheltered armies keep their rows
+    (rules-defaults): the army is not split, its 4 surviving Spear fall back into the fortress, and
+    the whole army (8 Spear, 4 Samurai) is garrisoned in Totomi (issue 13; it used to leave a new
+    "Imagawa Guard Garrison" row behind and retreat to Mikawa)."""
     turn = fight(assault({"Spear": 20, "Samurai": 4}, {"Spear": 60}), [10, 10])
     assert armies_now(turn, "Province", "Spear", "Samurai", "Status") == {
         "Oda Host": ("Totomi", 57, 0, "Besieging"),
-        "Imagawa Guard": ("Mikawa", 4, 0, "Field"),
-        "Imagawa Guard Garrison": ("Totomi", 4, 4, "Garrisoned"),
+        "Imagawa Guard": ("Totomi", 8, 4, "Garrisoned"),
     }
     assert siege_rows(turn)[0] == {"Province": "Totomi", "Besieger": "Oda", "Defender": "Imagawa", "Timer": 3,
                                    "Started Turn": 1, "Status": "Active"}  # fmt: skip
     assert turn.draft.get("Provinces", "Totomi", "Controlled By") == ""
     assert battle_rows(turn)[0]["Outcome"] == (
-        "Imagawa Guard retreated to Mikawa; Oda besieges the fortress of Totomi, held by Imagawa (siege timer 3)"
+        "Imagawa Guard fell back into the fortress; Oda besieges the fortress of Totomi, held by Imagawa "
+        "(siege timer 3)"
     )
 
 

@@ -43,6 +43,6 @@ def test_validate_names_the_form_response_cell_with_an_ambiguous_timestamp() -> 
     responses = demo["Form Responses 1"]
     responses[2][0] = "03/04/2026 10:00"
     problems = app.validate(MemoryStore(demo))
-    (problem,) = [p for p in problems if p.tab == "Form Responses 1"]
+    (problem,) = [p for p in problems if p.tab == "Form Responses 1" and p.severity.value == "error"]
     assert (problem.row, problem.column, problem.value) == (3, "Timestamp", "03/04/2026 10:00")
     assert problem.expected == "expected a date and time such as 2026-03-14 09:30 (is this the 3 April or the 4 March?)"

@@ -23,7 +23,16 @@ KINOSHITA = 4
 
 
 def demo() -> MemoryStore:
-    return store(demo=True)
+    """The demo campaign without its two form responses meant to be rejected (a stranger's order and
+    a dead man's, rows 11 and 20), which `validate` warns about: the baseline has no problems at all."""
+    return without_rejected_responses(store(demo=True))
+
+
+def without_rejected_responses(campaign: MemoryStore) -> MemoryStore:
+    """The campaign without the demo's form responses rows 11 and 20 (meant to be rejected)."""
+    responses = campaign.tabs["Form Responses 1"]
+    campaign.tabs["Form Responses 1"] = [r for n, r in enumerate(responses, start=1) if n not in (11, 20)]
+    return campaign
 
 
 def put(s: MemoryStore, tab: str, row: int, column: str, value: Any) -> None:
@@ -248,7 +257,7 @@ def test_more_living_characters_than_the_cap_is_a_warning_not_an_error() -> None
 )
 def test_no_cap_warning_for_the_shogun_the_dead_or_a_raised_cap(game: dict[str, Any], status: str) -> None:
     """The Shogun's clan may have 5; dead characters do not count; character_cap is Game data."""
-    s = store(game, demo=True)
+    s = without_rejected_responses(store(game, demo=True))
     s.tabs["Characters"].append([*ODA_NOBUHIDE[:-1], status])
     assert app.validate(s) == []
 
@@ -348,4 +357,5 @@ def test_all_broken_references_and_rules_are_reported_at_once() -> None:
         ("Characters", KINOSHITA, "Title", "Daimyo"),
         ("Characters", len(s.tabs["Characters"]), "Clan", "Oda"),
     }
-    assert [p.severity for p in problems].count(Severity.WARNING) == 1
+    # the character cap, and Building 5 beyond Totomi's 4 slots (a warning since issue 13: capture can leave it)
+    assert [p.severity for p in problems].count(Severity.WARNING) == 2

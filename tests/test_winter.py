@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from sheets_engine.sengoku import orders
 from sheets_engine.sengoku.turn import Turn
 from sheets_engine.sengoku.winter import attrition, consolidation
 from tests.support import make_turn
-from tests.test_battle import armies_now, army, war
+from tests.test_battle import armies_now, army, order, war
 
 COLUMNS = ("Spear", "Sword", "Archer", "Cavalry", "Firearm", "Samurai", "Siege")
 
@@ -110,3 +111,42 @@ def test_a_clan_losing_its_capital_by_consolidation_gets_a_gm_notification() -> 
 def test_no_consolidation_outside_winter() -> None:
     turn = winter([], consolidation, turn=10, provinces={"Mikawa": {"Controlled By": "Oda"}})
     assert provinces_now(turn, "Mikawa") == {"Mikawa": ("Imagawa", "Oda")}
+
+
+# A building beyond the new owner's slots ---------------------------------------------------------------
+
+FIVE = {"Building 1": "Dojo", "Building 2": "Fields", "Building 3": "Temple", "Building 4": "Barracks",
+        "Building 5": "Storehouse"}  # fmt: skip
+
+
+def test_a_building_beyond_the_new_controllers_slots_stays_works_and_leaves_the_campaign_valid() -> None:
+    """Issue 13: Takeda (Development 3) built five buildings in Kai; Oda (Development 0, 4 slots)
+    captured it, and Winter consolidation makes Oda its owner. The fifth building stays and keeps
+    working (the Storehouse's Tax Cap +1 still counts); validate warns, never errs, so the campaign
+    resolves again; and Oda can build nothing more there while the slots are full."""
+    from sheets_engine.sengoku import derived
+    from sheets_engine.sengoku.economy import economy_missions
+    from sheets_engine.sengoku.validate import check
+
+    game = war([], provinces={"Kai": {**FIVE, "Controlled By": "Oda"}}, clans={"Takeda": {"Development": 3}},
+               orders=[order("Oda Nobunaga", "build", "Kai", "Workshops", turn=9)], game={"turn": 9})  # fmt: skip
+    problems = [(p.tab, p.column, p.value, p.severity.value, p.expected) for p in check(game)]
+    assert problems == [
+        ("Provinces", "Building 5", "Storehouse", "warning",
+         "an empty slot: Kai has 4 slots (a fifth needs Development 3); a building beyond them stays and works, "
+         "and nothing more is built there while the slots are full"),
+    ]  # fmt: skip
+    turn = make_turn(game, [])
+    orders.intake(turn)
+    derived.recalculate(turn.draft, turn.settings)
+    economy_missions(turn)
+    consolidation(turn)
+    derived.recalculate(turn.draft, turn.settings)
+    assert provinces_now(turn, "Kai") == {"Kai": ("Oda", "")}
+    assert turn.draft.get("Provinces", "Kai", "Building 5") == "Storehouse"
+    assert turn.draft.get("Provinces", "Kai", "Slots") == 4
+    assert turn.draft.get("Provinces", "Kai", "Tax Cap") == 4  # rural 3, Storehouse +1
+    [result] = turn.draft.frame("Orders")[["Status", "Result"]].values.tolist()
+    assert result == ["Rejected", "no free slot in Kai (4 slots, all built)"]
+    after = turn.draft.finish()
+    assert [p for p in check(after) if p.severity.value == "error"] == []

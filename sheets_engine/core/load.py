@@ -2,20 +2,38 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
 
 from sheets_engine.core.cells import is_blank, name_text
-from sheets_engine.core.problems import Problem
+from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.store import RawTab
 from sheets_engine.core.tables import GameState, Layout, TabSpec, empty_frame, frame_from_records
 
 
 def norm(text: Any) -> str:
-    """Tab titles and headers match ignoring case and surrounding spaces."""
-    return "" if text is None else str(text).strip().casefold()
+    """Tab titles and headers match ignoring case and spaces around and between words
+    ("FORTRESS  LEVEL" is "Fortress Level")."""
+    return "" if text is None else " ".join(str(text).split()).casefold()
+
+
+def nearest(wanted: str, found: Iterable[Any]) -> str:
+    """'; the closest is 'Fortres Level'' when one is close, else ''."""
+    names = [str(f) for f in found if f is not None and str(f).strip()]
+    lowered = {norm(n): n for n in names}
+    close = difflib.get_close_matches(norm(wanted), list(lowered), n=1, cutoff=0.6)
+    return f"; the closest is '{lowered[close[0]]}'" if close else ""
+
+
+def _listing(names: Iterable[Any], limit: int = 12) -> str:
+    shown = [str(n) for n in names if n is not None and str(n).strip()]
+    text = ", ".join(f"'{n}'" for n in shown[:limit]) + (
+        f" and {len(shown) - limit} more" if len(shown) > limit else ""
+    )
+    return text or "none"
 
 
 def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[GameState, list[Problem]]:
@@ -33,7 +51,9 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
                     None,
                     "",
                     "",
-                    "a tab with this name (sheets-engine init lays out every tab)",
+                    "a tab with this name (sheets-engine init lays out every tab); tabs found: "
+                    + _listing(raw)
+                    + nearest(spec.name, raw),
                 )
             )
             tables[spec.name], rows[spec.name] = empty_frame(spec), {}
@@ -45,11 +65,55 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
         if spec.log:
             tables[spec.name], rows[spec.name] = empty_frame(spec), {}
             continue
-        frame, keys, tab_problems = _type_rows(spec, tab, columns, blanks.setdefault(spec.name, set()))
+        problems += _cell_problems(spec, tab, columns)
+        frame, keys, tab_problems, empty = _type_rows(spec, tab, columns)
         problems += tab_problems
         tables[spec.name], rows[spec.name] = frame, keys
-    frozen = {name: frozenset(cells) for name, cells in blanks.items() if cells}
-    return GameState(spec_map, tables, rows, layouts, frozen), problems
+        if empty:
+            blanks[spec.name] = {column: frozenset(keys) for column, keys in empty.items() if keys}
+    return GameState(spec_map, tables, rows, layouts, blanks), problems
+
+
+def _cell_problems(spec: TabSpec, tab: RawTab, columns: dict[str, int]) -> list[Problem]:
+    """Error cells and uncalculated formulas in the columns the engine reads, and formulas it may overwrite."""
+    if not tab.errors and not tab.formulas:
+        return []
+    read = {index: column for column, index in columns.items()}
+    problems = []
+    for (row, index), error in sorted(tab.errors.items()):
+        if row > 1 and index in read:
+            problems.append(
+                Problem(
+                    spec.name, row, read[index], error, "a value, not an error: correct the formula or type the value"
+                )
+            )
+    for (row, index), formula in sorted(tab.formulas.items()):
+        if row <= 1 or index not in read or (row, index) in tab.errors:
+            continue
+        if not formula.computed:
+            problems.append(
+                Problem(
+                    spec.name,
+                    row,
+                    read[index],
+                    formula.text,
+                    "a value: this formula was saved with no value computed (open the workbook in Excel or "
+                    "LibreOffice and save it, or type the value)",
+                )
+            )
+        elif spec.written and not spec.log:
+            problems.append(
+                Problem(
+                    spec.name,
+                    row,
+                    read[index],
+                    formula.text,
+                    "a value the engine may change: resolve refuses to replace a formula with a value "
+                    "unless run with --overwrite-formulas",
+                    Severity.WARNING,
+                )
+            )
+    return problems
 
 
 def _header(spec: TabSpec, tab: RawTab) -> tuple[dict[str, int], list[Problem]]:
@@ -66,14 +130,25 @@ def _header(spec: TabSpec, tab: RawTab) -> tuple[dict[str, int], list[Problem]]:
         found[column] = index
     for column in spec.columns:
         if column not in found and column not in spec.optional:
-            problems.append(Problem(spec.name, 1, column, "", f"a column headed '{column}'"))
+            headers = [h for h in tab.header if norm(h) not in wanted]
+            problems.append(
+                Problem(
+                    spec.name,
+                    1,
+                    column,
+                    "",
+                    f"a column headed '{column}' (headers found: {_listing(tab.header)}{nearest(column, headers)})",
+                )
+            )
     return found, problems
 
 
 def _type_rows(
-    spec: TabSpec, tab: RawTab, columns: dict[str, int], blanks: set[tuple[Hashable, str]]
-) -> tuple[Any, dict[Hashable, int], list[Problem]]:
+    spec: TabSpec, tab: RawTab, columns: dict[str, int]
+) -> tuple[Any, dict[Hashable, int], list[Problem], dict[str, list[Hashable]]]:
     assert spec.model is not None
+    typed = [c for c, kind in spec.dtypes().items() if kind != "object" and c in columns]
+    empty: dict[str, list[Hashable]] = {c: [] for c in typed}
     problems: list[Problem] = []
     records: list[dict[str, Any]] = []
     keys: list[Hashable] = []
@@ -112,11 +187,13 @@ def _type_rows(
             problems.append(key_problem)
             continue
         record = model.model_dump(by_alias=True)
-        blanks.update((key, c) for c, v in values.items() if is_blank(v) and not is_blank(record.get(c)))
         records.append(record)
         keys.append(key)
         key_rows[key] = number
-    return frame_from_records(spec, records, keys), key_rows, problems
+        for column in typed:
+            if values[column] is None or values[column] == "":
+                empty[column].append(key)
+    return frame_from_records(spec, records, keys), key_rows, problems, empty
 
 
 _EXPECTED = {
@@ -124,10 +201,28 @@ _EXPECTED = {
     "int_parsing": "a whole number",
     "int_from_float": "a whole number",
     "greater_than_equal": "{ge} or more",
+    "greater_than": "more than {gt}",
     "less_than_equal": "at most {le}",
+    "less_than": "less than {lt}",
     "bool_parsing": "TRUE or FALSE",
+    "bool_type": "TRUE or FALSE",
     "string_type": "text",
+    "float_parsing": "a number",
+    "float_type": "a number",
+    "list_type": "a comma-separated list",
+    "missing": "a value",
 }
+
+
+def expected_words(detail: Mapping[str, Any]) -> str:
+    """What pydantic's error means, in the project's words ("expected 0 or more"), never pydantic's own."""
+    template = _EXPECTED.get(str(detail["type"]))
+    if template:
+        return "expected " + template.format(**(detail.get("ctx") or {}))
+    message = str(detail["msg"])
+    if message.startswith("Value error, "):
+        return message.removeprefix("Value error, ")
+    return "expected a value the engine can read"
 
 
 def _problems(tab: str, row: int, values: dict[str, Any], error: ValidationError, missing: set[str]) -> list[Problem]:
@@ -136,11 +231,5 @@ def _problems(tab: str, row: int, values: dict[str, Any], error: ValidationError
         column = str(detail["loc"][0]) if detail["loc"] else ""
         if column in missing:
             continue
-        template = _EXPECTED.get(detail["type"])
-        if template:
-            expected = "expected " + template.format(**(detail.get("ctx") or {}))
-        else:
-            message = str(detail["msg"])
-            expected = message.removeprefix("Value error, ")
-        found.append(Problem(tab, row, column, values.get(column), expected))
+        found.append(Problem(tab, row, column, values.get(column), expected_words(detail)))
     return found

@@ -5,7 +5,7 @@ rulesets never import a store."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
@@ -17,6 +17,17 @@ class RawTab:
     header: list[Any]
     rows: list[tuple[int, list[Any]]]  # (sheet row number, cells aligned with header)
     last_row: int  # the last row holding anything at all (1 when only the header)
+    # (sheet row, 1-based column) -> what the store knows that a value does not say (workbooks only):
+    errors: dict[tuple[int, int], str] = field(default_factory=dict)  # an error cell: "#DIV/0!"
+    formulas: dict[tuple[int, int], Formula] = field(default_factory=dict)  # a cell holding a formula
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A formula cell as the workbook holds it: its text, and whether a value was computed for it."""
+
+    text: str  # "=B2*2"
+    computed: bool  # False: saved by a program that does not calculate; the value read is empty
 
 
 @dataclass(frozen=True)
@@ -56,11 +67,12 @@ class Store(Protocol):
         """True if there is a spreadsheet to read."""
         ...
 
-    def read(self, headers_only: Collection[str] = ()) -> dict[str, RawTab]:
+    def read(self, headers_only: Collection[str] = (), only: Collection[str] | None = None) -> dict[str, RawTab]:
         """Every tab, in one read.
 
         Tabs named in `headers_only` (any case) come back with their header and last row only: a
-        resolution appends to History and never reads it, and History grows every turn.
+        resolution appends to History and never reads it, and History grows every turn. With
+        `only`, a store may leave out the tabs not named there (a GM's own tabs are never read).
         """
         ...
 

@@ -34,6 +34,7 @@ class TabSpec:
     log: bool = False  # engine-written and append-only: not validated, its rows make no History
     headers: tuple[str, ...] = ()  # for log tabs (no model)
     optional: tuple[str, ...] = ()  # columns an older workbook may lack: not reported, not written
+    written: bool = True  # False for tabs no rule ever writes (data tables, form responses)
 
     @property
     def writable(self) -> frozenset[str]:
@@ -96,9 +97,9 @@ class GameState:
     tables: Mapping[str, pd.DataFrame]
     rows: Mapping[str, Mapping[Hashable, int]]
     layouts: Mapping[str, Layout] = field(default_factory=dict)
-    # (key, column) of cells that were empty in the sheet but read as a value (0, FALSE, Pending):
-    # History records them as empty, so that a rollback leaves a blank blank.
-    blanks: Mapping[str, frozenset[tuple[Hashable, str]]] = field(default_factory=dict)
+    # the cells of number and flag columns that were empty in the sheet (read as 0 or FALSE), by tab:
+    # History says "empty" for them, so that a rollback puts an empty cell back, not a 0
+    blanks: Mapping[str, Mapping[str, frozenset[Hashable]]] = field(default_factory=dict)  # tab -> column -> keys
 
     def frame(self, tab: str) -> pd.DataFrame:
         """The tab's frame (treat as read-only)."""

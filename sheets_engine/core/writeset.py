@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sheets_engine.core.store import CellWrite, RawTab
@@ -42,11 +42,23 @@ def history_key(state: GameState, tab: str, key: Hashable) -> str:
 
 
 def history_rows(state: GameState, changes: Iterable[Change], stamp: Stamp) -> list[dict[str, Any]]:
-    """One History row per changed cell (changes already collapsed). Old is what the sheet held: a cell
-    that was empty is recorded empty, whatever it read as, so that a rollback leaves it empty."""
+    """One History row per changed cell (changes already collapsed).
+
+    Old is the cell as the sheet held it: an empty cell that the rules read as 0 or FALSE is
+    recorded empty, so that a rollback leaves it empty again.
+    """
+    blanks = state.blanks
     return [
-        history_record(stamp, c.tab, history_key(state, c.tab, c.key), c.column,
-                       "" if (c.key, c.column) in state.blanks.get(c.tab, ()) else c.old, c.new, c.cause, c.roll)
+        history_record(
+            stamp,
+            c.tab,
+            history_key(state, c.tab, c.key),
+            c.column,
+            "" if c.key in blanks.get(c.tab, {}).get(c.column, ()) else c.old,
+            c.new,
+            c.cause,
+            c.roll,
+        )
         for c in changes
     ]  # fmt: skip
 
@@ -123,3 +135,25 @@ def _out(value: Any) -> Any:
     if hasattr(value, "item"):
         value = value.item()
     return value
+
+
+def fit(value: Any, limit: int | None) -> Any:
+    """Text cut to a cell's limit with a marker saying so (other values as they are).
+
+    Player text is capped at intake (orders.MAX_TEXT), so only copies of it grow past a store's
+    limit: History's Old, New and Cause, a Notification quoting a letter.
+    """
+    if limit is None or not isinstance(value, str) or len(value) <= limit:
+        return value
+    marker = f" [... cut: {len(value):,} characters in all]"
+    return value[: limit - len(marker)] + marker
+
+
+def fit_cells(writes: list[CellWrite], limit: int | None) -> list[CellWrite]:
+    """The writes with every text cell within the store's limit (no cell over it is ever written)."""
+    if limit is None:
+        return writes
+    return [
+        w if not isinstance(w.value, str) or len(w.value) <= limit else replace(w, value=fit(w.value, limit))
+        for w in writes
+    ]

@@ -31,7 +31,7 @@ from sheets_engine.sengoku.armies import (
     units_of,
 )
 from sheets_engine.sengoku.leader_death import leader_death_roll
-from sheets_engine.sengoku.retreat import leave_garrison, retreat, retreat_to
+from sheets_engine.sengoku.retreat import retreat, retreat_to
 from sheets_engine.sengoku.schema import ArmyStatus
 from sheets_engine.sengoku.turn import Turn
 
@@ -129,8 +129,8 @@ def fight(
     events: list[str] = []
     if len(active) >= 2:
         rolls, dealt = _exchange(turn, province, hosts, active, attacker, cs, table)
-        events, split = _rout(turn, province, hosts, declared, rolls)
-        events += _conclude(turn, province, hosts, active, garrison + split, names, declared, table)
+        events, held = _rout(turn, province, hosts, declared, rolls)
+        events += _conclude(turn, province, hosts, active, garrison + held, names, declared, table)
         turn.summary["battles"] += 1
     news = "; ".join([*notes.values(), *events])
     turn.notify("public", "world", f"Battle at {province}: {news}." if rolls else f"{province}: {news}.")
@@ -194,7 +194,14 @@ def _exchange(
 def _rout(
     turn: Turn, province: str, hosts: list[Host], declared: set[tuple[str, str]], rolls: dict[int, Roll]
 ) -> tuple[list[str], list[str]]:
-    """Losses written; who retreats; leader death rolls; retreats. The events and new garrisons."""
+    """Losses written; who retreats; leader death rolls; retreats. The events and the armies that
+    fell back into the fortress.
+
+    An army part of which sheltered is never split (rules-defaults: sheltered armies keep their
+    rows): routed in the open, its survivors fall back into the fortress with the sheltered units,
+    and the whole army stays, garrisoned. Casualties for the leader's death roll are counted over
+    the whole army, sheltered units included.
+    """
     draft = turn.draft
     cause = f"battle at {province}"
     roll_text = "; ".join(str(r) for r in rolls.values())
@@ -204,22 +211,22 @@ def _rout(
         set_units(draft, h.army, {c: n - h.lost.get(c, 0) for c, n in h.units.items()}, cause, roll_text)
         # More than 50% of its units lost (an army with no units cannot hold the field either).
         h.routed = start == 0 or lost * 100 > turn.settings.retreat_loss_percent * start
-        if h.routed and start > lost:
+        if h.routed and start > lost and not size(h.sheltered):
             h.retreat_to = retreat_to(turn, h.army, province, declared)
     events: list[str] = []
     for h in fighting:
-        start = size(h.open)
-        destroyed = h.routed and not h.retreat_to
-        casualties = Fraction(100) if destroyed or not start else Fraction(100 * size(h.lost), start)
+        whole = size(h.units)
+        destroyed = h.routed and not h.retreat_to and not size(h.sheltered)
+        casualties = Fraction(100) if destroyed or not whole else Fraction(100 * size(h.lost), whole)
         events += leader_death_roll(turn, h.army, province, casualties)
-    split: list[str] = []
+    held: list[str] = []
     for h in fighting:
-        if h.routed:
-            if size(h.sheltered):
-                left = {c: n - h.lost.get(c, 0) - h.sheltered.get(c, 0) for c, n in h.units.items()}
-                split.append(leave_garrison(turn, h.army, province, left, h.sheltered))
+        if h.routed and size(h.sheltered):
+            held.append(h.army)
+            events.append(f"{h.army} fell back into the fortress")
+        elif h.routed:
             events.append(retreat(turn, h.army, province, h.retreat_to, tuple(h.units)))
-    return events, split
+    return events, held
 
 
 def _conclude(
@@ -238,7 +245,7 @@ def _conclude(
     if len(holding) == 1:
         winner = holding[0]
         winners = [h.army for h in hosts if h.side == winner and not h.routed]
-        routed = [h.army for h in hosts if h.side != winner and h.routed]
+        routed = [h.army for h in hosts if h.side != winner and h.routed and not size(h.sheltered)]
         passed = capture.pass_siege_weapons(turn, routed, winners, f"battle at {province}: siege weapons taken", table)
         events += [passed] if passed else []
         if garrison and not siege.holds_fortress(turn, province, groups_of(hosts, winner), declared):
@@ -250,7 +257,7 @@ def _conclude(
     else:
         events.append("no side broke; they fight on" if holding else "every side broke")
     for h in hosts:  # a destroyed army keeps nothing: siege weapons nobody took are lost
-        if h.routed and not h.retreat_to:
+        if h.routed and not h.retreat_to and not size(h.sheltered):
             for column in table.siege:
                 turn.draft.set("Armies", h.army, column, 0, f"battle at {province}: destroyed")
     return events

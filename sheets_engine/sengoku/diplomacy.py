@@ -81,7 +81,8 @@ def has_relations(turn: Turn, a: str, b: str) -> bool:
 
 
 def open_relations(turn: Turn, a: str, b: str, cause: str) -> bool:
-    """A Relations row for the pair unless one exists (either order); both clans are told.
+    """A Relations row for the pair unless one exists (either order); both clans are told, in the
+    new channel (diplomacy) and in their orders channels.
 
     Returns False when the pair already had relations (no new channel).
     """
@@ -89,8 +90,11 @@ def open_relations(turn: Turn, a: str, b: str, cause: str) -> bool:
         return False
     turn.draft.add_row("Relations", {"Clan A": a, "Clan B": b, "Since Turn": turn.number}, cause)
     message = f'Relations established between the {a} and {b} clans: the private channel "{a} - {b}" is open.'
-    turn.notify(f"clan:{a}", "diplomacy", message)
+    turn.notify(f"clan:{a}", "diplomacy", message)  # the new channel, under the diplomacy category
     turn.notify(f"clan:{b}", "diplomacy", message)
+    # guide: "Both clans' orders channels receive a notification that relations have been established"
+    turn.notify(f"clan:{a}", "orders", message)
+    turn.notify(f"clan:{b}", "orders", message)
     return True
 
 

@@ -110,7 +110,9 @@ def build(turn: Turn, order: Order) -> None:
         return turn.reject(order, f"the Fortress in {province} is already at level {highest}, the highest")
     if name in standing and not raise_fortress:
         return turn.reject(order, f"{province} already has {name}")
-    free = [c for c in SLOT_COLUMNS[: int(row["Slots"])] if not row[c]]
+    # a building beyond the slots (kept from a Development 3 controller) counts against them
+    built = sum(1 for c in SLOT_COLUMNS if row[c])
+    free = [c for c in SLOT_COLUMNS[: int(row["Slots"])] if not row[c]] if built < int(row["Slots"]) else []
     if not raise_fortress and not free:
         return turn.reject(order, f"no free slot in {province} ({int(row['Slots'])} slots, all built)")
     base, reduction = int(buildings.at[name, "Cost"]), int(row["Build Cost Reduction"])

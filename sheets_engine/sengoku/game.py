@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
+from datetime import datetime
 from importlib.resources import files
 from typing import Annotated
 
@@ -12,8 +13,24 @@ from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_v
 
 from sheets_engine.core.cells import Count, Text, Timestamp, Whole, split_names
 from sheets_engine.core.deadlines import Schedule, local_time, read_ledger, schedule, time_zone
+from sheets_engine.core.load import expected_words
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import GameState
+
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S"  # last_resolved_at, UTC
+MAX_WAIT_HOURS = 8_760  # min_hours_between_turns: a year; more is a typo that would stop the campaign
+LAST_YEAR = 9_000  # last_resolved_at later than this leaves no room for the wait (datetime ends at 9999)
+
+
+def _engine_time(value: object) -> str:
+    """The engine's own UTC time as text: a date a GM retyped comes back as a datetime; text stays
+    as typed, for the strict check below (a locale's 01/12/2026 is not guessed at)."""
+    if isinstance(value, datetime):
+        return value.strftime(TIME_FORMAT)
+    return "" if value is None else str(value).strip()
+
+
+EngineTime = Annotated[str, BeforeValidator(_engine_time)]
 
 
 class GameSettings(BaseModel):
@@ -37,8 +54,8 @@ class GameSettings(BaseModel):
     building_slots_dev3: Count
     tech_titles: Text
     default_levy_unit: Text
-    min_hours_between_turns: Count
-    last_resolved_at: Timestamp  # written as text; a GM's retyped date comes back as a date
+    min_hours_between_turns: Count = Field(le=MAX_WAIT_HOURS)
+    last_resolved_at: EngineTime  # written as text; a GM's retyped date comes back as a date
     execute_threshold: Count
     execute_authority_cap: Count
     flee_threshold: Whole
@@ -95,6 +112,25 @@ class GameSettings(BaseModel):
         """The turn's deadline, the turn length and the cutoffs kept from earlier resolutions."""
         return schedule(self.turn, self.deadline, self.turn_hours, self.time_zone, self.cutoffs)
 
+    @field_validator("last_resolved_at")
+    @classmethod
+    def _a_time(cls, value: str) -> str:
+        # text a GM's locale shows ("01/12/2026 08:00") would make every resolve a quiet no-op
+        if not value:
+            return value
+        try:
+            moment = datetime.strptime(value, TIME_FORMAT)
+        except ValueError:
+            raise ValueError(
+                "a UTC time written as YYYY-MM-DD HH:MM:SS, as the engine writes it (or an empty cell: "
+                "the next resolve is then due at once)"
+            ) from None
+        if moment.year > LAST_YEAR:
+            raise ValueError(
+                f"a UTC time before the year {LAST_YEAR + 1} (the engine writes the time of each resolution)"
+            )
+        return value
+
     @model_validator(mode="after")
     def _winter_in_year(self) -> GameSettings:
         if self.winter_turn > self.turns_per_year:
@@ -146,10 +182,10 @@ def settings_problems(state: GameState, problems: list[Problem]) -> GameSettings
                     )
                 )
             elif key in state.rows["Game"]:
-                message = str(detail["msg"]).removeprefix("Value error, ")
+                message = expected_words(detail)
                 problems.append(Problem("Game", state.rows["Game"][key], "Value", values.get(key), message))
             else:
-                message = str(detail["msg"]).removeprefix("Value error, ")
+                message = expected_words(detail)
                 problems.append(Problem("Game", None, "Value", "", message))
         return None
 

@@ -47,6 +47,7 @@ def write_letters(turn: Turn) -> None:
             order.cause,
         )  # fmt: skip
         turn.resolve(order, f"Letter {name} to {to} is waiting to be dispatched")
+        turn.letters[name] = order  # dispatch (step 7) says what became of it
 
 
 def _next_letter_id(taken: pd.Index) -> str:
@@ -80,5 +81,8 @@ def dispatch(turn: Turn) -> None:
         draft.set("Letters", key, "Delivered Turn", turn.number, cause)
         origin = f" of {clan}" if clan else ""
         turn.notify(f"clan:{letter['To Clan']}", "letters", f"Letter from {sender}{origin}: {letter['Text']}")
+        written = turn.letters.get(str(key))
+        if written is not None:  # the Result says what the turn settled, not what it expected
+            draft.set("Orders", written.key, "Result", f"Letter {key} to {letter['To Clan']} was delivered", cause)
     turn.summary["letters dispatched"] = sum(sent.values())
     turn.summary["letters waiting"] = len(pending) - sum(sent.values())

@@ -35,6 +35,7 @@ class Refusal(StrEnum):
     DEAD_CHARACTER = "dead-character"
     NOT_YOUR_CHARACTER = "not-your-character"
     UNKNOWN_ORDER = "unknown-order"
+    BAD_ANSWER = "bad-answer"  # an answer too long, or a Secret answer that is not one of the form's choices
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,14 @@ import difflib
 from collections import Counter
 from collections.abc import Hashable, Iterable
 from datetime import datetime, tzinfo
+from typing import Any
+
+import pandas as pd
 
 from sheets_engine.core.cells import timestamp_text
 from sheets_engine.core.deadlines import local_time
-from sheets_engine.core.tables import Draft
+from sheets_engine.core.problems import Problem, Severity
+from sheets_engine.core.tables import Draft, GameState
 from sheets_engine.sengoku.order import Refusal, Refused
 from sheets_engine.sengoku.schema import CharacterStatus, OrderStatus, OrderType
 from sheets_engine.sengoku.turn import Order, Turn
@@ -45,49 +49,104 @@ def _identity(*values: object) -> tuple[str, ...]:
     return tuple(" ".join(str(v if v is not None else "").split()).casefold() for v in values)
 
 
-def copy_responses(turn: Turn) -> int:
-    """Each form response not yet in Orders, sent by the turn's cutoff, becomes an Orders row for this turn.
+SECRET_CHOICES = {"keep it secret": True, "make it public": False}
+"""The order form's answers to its Secret question (the form offers these two; empty is public)."""
+_SECRET_WORDS = {"true": True, "yes": True, "y": True, "1": True, "secret": True,
+                 "false": False, "no": False, "n": False, "0": False, "public": False, "": False}  # fmt: skip
+MAX_TEXT = 30_000
+"""The longest answer a player may give (Excel holds 32,767 characters in a cell, Google 50,000;
+the rest is room for the engine's own words around it, in a Result or a Notification)."""
+_PLAYER_FIELDS = (("Email Address", "Email"), ("Character", "Character"), ("Order", "Order"),
+                  ("Target", "Target"), ("Detail", "Detail"))  # fmt: skip
 
-    A response sent after the cutoff (its timestamp is in the spreadsheet's time zone) waits in the
-    form for the turn it belongs to; `turn.summary` counts them."""
-    draft = turn.draft
-    zone = turn.settings.schedule().zone
-    responses = draft.frame("Form Responses 1")
-    orders = draft.frame("Orders")
+
+def secret_answer(value: str) -> bool | None:
+    """The form's Secret answer as TRUE/FALSE; None for an answer that is not one of the choices."""
+    text = " ".join(str(value).split()).casefold()
+    if text in SECRET_CHOICES:
+        return SECRET_CHOICES[text]
+    return _SECRET_WORDS.get(text)
+
+
+def response_refusal(response: dict[str, object]) -> tuple[str, str]:
+    """The column of a form response that cannot be taken as an order whatever the rules say, and
+    why (("", "") if it can)."""
+    for column, _ in _PLAYER_FIELDS:
+        length = len(str(response[column]))
+        if length > MAX_TEXT:
+            return column, f"the {column} answer is {length:,} characters long; an answer may hold at most {MAX_TEXT:,}"
+    if secret_answer(str(response["Secret"])) is None:
+        return "Secret", (
+            f'the Secret answer "{response["Secret"]}" is not one of the form\'s choices: '
+            + " or ".join(f'"{choice.capitalize()}"' for choice in SECRET_CHOICES)
+            + " (an empty answer is public)"
+        )
+    return "", ""
+
+
+def _too_long(order: pd.Series) -> str:
+    """Why an Orders row (a GM may type one) holds an answer too long to carry out ("" if none is)."""
+    for column in ("Target", "Detail"):
+        length = len(str(order[column]))
+        if length > MAX_TEXT:
+            return f"the {column} is {length:,} characters long; an answer may hold at most {MAX_TEXT:,}"
+    return ""
+
+
+def _clip(text: str) -> str:
+    """A player's answer as the Orders row keeps it: cut to MAX_TEXT, saying so."""
+    if len(text) <= MAX_TEXT:
+        return text
+    marker = f" [... cut: {len(text):,} characters]"
+    return text[: MAX_TEXT - len(marker)] + marker
+
+
+def new_responses(
+    responses: pd.DataFrame, orders: pd.DataFrame
+) -> list[tuple[Hashable, dict[str, Any], tuple[str, str]]]:
+    """Form responses not yet copied into Orders: each one's sheet row, its Orders row values, and
+    the column and reason it is refused for (("", "") if it is not)."""
     copied = Counter(
         _identity(r["Submitted"], r["Email"], r["Character"], r["Order"], r["Target"], r["Detail"])
         for r in orders.to_dict("records")
     )
-    added = 0
-    for response in responses.to_dict("records"):
-        submitted = timestamp_text(response["Timestamp"])
-        ident = _identity(
-            submitted, response["Email Address"], response["Character"], response["Order"],
-            response["Target"], response["Detail"],
-        )  # fmt: skip
+    found = []
+    for number, response in zip(responses.index, responses.to_dict("records"), strict=True):
+        values = {column: _clip(str(response[source])) for source, column in _PLAYER_FIELDS}
+        values["Submitted"] = timestamp_text(response["Timestamp"])
+        ident = _identity(values["Submitted"], values["Email"], values["Character"], values["Order"],
+                          values["Target"], values["Detail"])  # fmt: skip
         if copied[ident] > 0:
             copied[ident] -= 1
             continue
-        if turn.cutoff is not None and not _sent_by(submitted, zone, turn.cutoff):
+        refusal = response_refusal(response)
+        values["Secret"] = bool(secret_answer(str(response["Secret"])))
+        found.append((number, values, refusal))
+    return found
+
+
+def copy_responses(turn: Turn) -> int:
+    """Each form response not yet in Orders, sent by the turn's cutoff, becomes an Orders row for this turn.
+
+    A response that cannot be an order (an answer too long, a Secret answer that is not one of the
+    form's choices) is copied all the same, and rejected at intake with the reason. A response sent
+    after the cutoff (its timestamp is in the spreadsheet's time zone) waits in the form for the
+    turn it belongs to; `turn.summary` counts them.
+    """
+    draft = turn.draft
+    zone = turn.settings.schedule().zone
+    added = 0
+    for _, values, (_, refusal) in new_responses(draft.frame("Form Responses 1"), draft.frame("Orders")):
+        if turn.cutoff is not None and not _sent_by(values["Submitted"], zone, turn.cutoff):
             turn.summary["form responses waiting for a later turn"] += 1
             continue
-        secret = str(response["Secret"]).strip().casefold() in ("true", "yes", "y", "1", "secret")
-        draft.add_row(
+        key = draft.add_row(
             "Orders",
-            {
-                "Turn": turn.number,
-                "Submitted": submitted,
-                "Email": response["Email Address"],
-                "Character": response["Character"],
-                "Order": response["Order"],
-                "Target": response["Target"],
-                "Detail": response["Detail"],
-                "Secret": secret,
-                "Status": OrderStatus.PENDING.value,
-                "Result": "",
-            },
+            {"Turn": turn.number, **values, "Status": OrderStatus.PENDING.value, "Result": ""},
             "form response",
         )
+        if refusal:
+            turn.refused[key] = refusal
         added += 1
     return added
 
@@ -110,10 +169,13 @@ def intake(turn: Turn) -> None:
     for key, row in mine.sort_values("Submitted", kind="stable").iterrows():
         name = find(characters.index, row["Character"]) or ""
         order_type = _order_type(row["Order"])
-        refused, by_daimyo = _authority(draft, name, row["Character"], row["Email"])
+        answer = turn.refused.get(key, "") or _too_long(row)
+        refused: Refused | None = Refused(Refusal.BAD_ANSWER, answer) if answer else None
+        by_daimyo = False
+        if refused is None:
+            refused, by_daimyo = _authority(draft, name, row["Character"], row["Email"])
         if refused is not None or order_type is None:
-            known = ", ".join(o.value for o in OrderType)
-            refused = refused or Refused(Refusal.UNKNOWN_ORDER, f'unknown order "{row["Order"]}" (orders: {known})')
+            refused = refused or Refused(Refusal.UNKNOWN_ORDER, unknown_order(row["Order"]))
             _reject_row(turn, key, refused, f"intake of {row['Order'] or 'an order'}")
             turn.summary["orders rejected"] += 1
             continue
@@ -136,6 +198,47 @@ def intake(turn: Turn) -> None:
             _supersede(turn, order, held[1], held[0][0] and not by_daimyo)
     turn.orders.extend(o for _, o in latest.values())
     turn.orders.sort(key=lambda o: (o.submitted, o.key))  # keys are sheet row numbers: 9 before 10
+
+
+def unknown_order(text: str) -> str:
+    """'unknown order "tax-provnce" (did you mean tax-province?; orders: ...)'."""
+    known = [o.value for o in OrderType]
+    close = difflib.get_close_matches("-".join(text.strip().casefold().split()), known, n=1, cutoff=0.75)
+    hint = f"did you mean {close[0]}?; " if close else ""
+    return f'unknown order "{text}" ({hint}orders: {", ".join(known)})'
+
+
+def response_problems(state: GameState) -> list[Problem]:
+    """A warning for every pending form response the next resolution would reject at intake.
+
+    So that a GM or a player can correct it before the deadline: an unknown order (with the closest
+    one), an unknown character, not your character, a Secret answer or an answer length the form
+    does not allow. The rules of each order (a province of your clan, enough Mon) are judged later.
+    """
+    draft = Draft(state)
+    characters = state.frame("Characters")
+    problems = []
+    unreadable = set(state.rows["Characters"]) - set(characters.index)  # reported already: not judged
+    responses = state.frame("Form Responses 1")
+    for number, values, (column, reason) in new_responses(responses, state.frame("Orders")):
+        name = find(characters.index, values["Character"]) or ""
+        if not name and find(unreadable, values["Character"]):
+            continue
+        value = responses.at[number, column] if column else ""
+        if column == "Secret" or len(str(value)) > MAX_TEXT:
+            value = str(value)[:60]  # enough to find it by
+        if not reason:
+            refused, _ = _authority(draft, name, values["Character"], values["Email"])
+            reason = refused.reason if refused is not None else ""
+            column, value = "Character", values["Character"]
+        if not reason and _order_type(values["Order"]) is None:
+            column, value, reason = "Order", values["Order"], unknown_order(values["Order"])
+        if reason:
+            problems.append(
+                Problem("Form Responses 1", number, column, value,
+                        f"an order the next resolution can take; it would be rejected: {reason}", Severity.WARNING)
+            )  # fmt: skip
+    return problems
 
 
 _COMMAND_GROUPS = ("econ-", "army-", "social-", "clan-", "letter-")

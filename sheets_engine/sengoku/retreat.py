@@ -4,13 +4,11 @@ An army that loses more than 50% of its units in a battle retreats: to its origi
 this turn (even if that province is hostile now); otherwise to the first province of the
 battle province's `Adjacent` list with no hostile army (positions after movement and any earlier
 retreat this turn); with none, it is destroyed (all units zeroed out, Status Destroyed, no leader).
-Its leader goes with it. Units sheltered in a fortress never retreat: they stay as an army of
-their own.
+Its leader goes with it. An army part of which sheltered in a fortress never retreats: it stays,
+whole, in the fortress (battle._rout).
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from sheets_engine.core.cells import split_names
 from sheets_engine.sengoku.alliances import friendly
@@ -31,24 +29,6 @@ def retreat_to(turn: Turn, army: str, province: str, declared: set[tuple[str, st
         if all(friendly(declared, clan, other) for other in clans):
             return neighbour
     return ""
-
-
-def leave_garrison(turn: Turn, army: str, province: str, left: Mapping[str, int], sheltered: Mapping[str, int]) -> str:
-    """The sheltered part of a routed army stays in the fortress as a new army; `left` goes on."""
-    draft = turn.draft
-    cause = f"battle at {province}: sheltered in the fortress"
-    taken = set(draft.frame("Armies").index)
-    name, number = f"{army} Garrison", 2
-    while name in taken:
-        name, number = f"{army} Garrison {number}", number + 1
-    set_units(draft, army, left, cause)
-    draft.add_row(
-        "Armies",
-        {"Army": name, "Clan": draft.get("Armies", army, "Clan"), "Province": province, **sheltered,
-         "Moved": False, "Status": ArmyStatus.FIELD.value},
-        cause,
-    )  # fmt: skip
-    return name
 
 
 def retreat(turn: Turn, army: str, province: str, destination: str, columns: tuple[str, ...]) -> str:

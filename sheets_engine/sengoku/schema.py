@@ -348,11 +348,11 @@ TABS: tuple[TabSpec, ...] = (
             "Manpower Stockpile",
         ),
     ),
-    TabSpec("Buildings", BuildingRow, key="Building"),
-    TabSpec("Units", UnitRow, key="Unit"),
-    TabSpec("Terrain", TerrainRow, key="Terrain"),
-    TabSpec("Tech", TechRow),
-    TabSpec("Missions", MissionRow, key="Order"),
+    TabSpec("Buildings", BuildingRow, key="Building", written=False),
+    TabSpec("Units", UnitRow, key="Unit", written=False),
+    TabSpec("Terrain", TerrainRow, key="Terrain", written=False),
+    TabSpec("Tech", TechRow, written=False),
+    TabSpec("Missions", MissionRow, key="Order", written=False),
     TabSpec(
         "Armies",
         ArmyRow,
@@ -363,7 +363,7 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec(
         "Characters", CharacterRow, key="Character", rule_columns=("Clan", "Title", "Authority", "Location", "Status")
     ),
-    TabSpec("Form Responses 1", ResponseRow),
+    TabSpec("Form Responses 1", ResponseRow, written=False),
     TabSpec("Orders", OrderRow, engine_columns=("Status", "Result")),
     TabSpec("Tech Choices", TechChoiceRow, engine_columns=("Status",)),
     TabSpec("Letters", LetterRow, key="Letter", engine_columns=("Status", "Delivered Turn")),

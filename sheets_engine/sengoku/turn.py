@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -33,6 +34,8 @@ class Turn:
     orders: list[Order] = field(default_factory=list)
     cutoff: datetime | None = None  # responses sent after it wait for a later turn (None: all join)
     summary: Counter[str] = field(default_factory=Counter)
+    refused: dict[Hashable, str] = field(default_factory=dict)  # Orders rows intake rejects, and why
+    letters: dict[str, Order] = field(default_factory=dict)  # this turn's letters and the orders that wrote them
 
     @functools.cached_property
     def province_map(self) -> Any:

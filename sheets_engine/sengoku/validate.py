@@ -15,6 +15,7 @@ from sheets_engine.core.cells import split_names
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.tables import GameState
 from sheets_engine.sengoku.game import GameSettings, settings_problems
+from sheets_engine.sengoku.orders import response_problems
 from sheets_engine.sengoku.schema import (
     SLOT_COLUMNS,
     UNIT_COLUMNS,
@@ -36,6 +37,7 @@ def check(state: GameState) -> list[Problem]:
     problems += _characters(state, settings)
     problems += _references(state)
     problems += _game_references(state)
+    problems += response_problems(state)
     return problems
 
 
@@ -138,11 +140,15 @@ def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]
             if not name:
                 continue
             if number > allowed:
+                # a warning, not an error: capture or Winter consolidation hands a province built to a
+                # Development 3 clan's five slots to a clan with four, and the building stays (RULES.md)
                 c.add(
                     province,
                     column,
                     name,
-                    f"an empty slot: {province} has {allowed} slots (a fifth needs Development 3)",
+                    f"an empty slot: {province} has {allowed} slots (a fifth needs Development 3); a building "
+                    "beyond them stays and works, and nothing more is built there while the slots are full",
+                    warning=True,
                 )
             if name in seen:
                 c.add(province, column, name, "each building at most once in a province")

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from sheets_engine.core.store import CellWrite, Choice, RawTab, Store, StoreError, StoreUnavailable
+from sheets_engine.core.store import CellWrite, Choice, Formula, RawTab, Store, StoreError, StoreUnavailable
 
-__all__ = ["CellWrite", "Choice", "RawTab", "Store", "StoreError", "StoreUnavailable"]
+__all__ = ["CellWrite", "Choice", "Formula", "RawTab", "Store", "StoreError", "StoreUnavailable"]

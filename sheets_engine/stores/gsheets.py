@@ -124,6 +124,8 @@ def load_credentials(path: str | os.PathLike[str] | None = None) -> Any:
 class GoogleSheetsStore:
     """A campaign in a Google Sheet, read and written through gspread."""
 
+    cell_limit = 50_000  # characters in a cell: Google refuses the whole write for one longer cell
+
     def __init__(
         self,
         key: str,
@@ -171,8 +173,10 @@ class GoogleSheetsStore:
             raise
         return True
 
-    def read(self, headers_only: Collection[str] = ()) -> dict[str, RawTab]:
+    def read(self, headers_only: Collection[str] = (), only: Collection[str] | None = None) -> dict[str, RawTab]:
         """Every tab's unformatted values, in one batch-get; remembered for the lost-update guard.
+
+        `only` is not used: Google sends values, not a dense grid, and the guard keeps every tab.
 
         A tab in `headers_only` is asked for as its header row and its column A only: that gives
         its last row (the engine writes column A of every History row) without its contents.

@@ -23,7 +23,7 @@ class MemoryStore:
         """True once a campaign has been laid out."""
         return bool(self.tabs)
 
-    def read(self, headers_only: Collection[str] = ()) -> dict[str, RawTab]:
+    def read(self, headers_only: Collection[str] = (), only: Collection[str] | None = None) -> dict[str, RawTab]:
         """Every tab, as a spreadsheet would give it (whole: a memory store has nothing to save)."""
         self.reads += 1
         if not self.tabs:

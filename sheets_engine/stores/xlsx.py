@@ -26,7 +26,7 @@ import tempfile
 import zipfile
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +105,8 @@ class SetupFault(StoreError, OSError):
 class WorkbookStore:
     """A campaign kept in one .xlsx file."""
 
+    cell_limit = 32_767  # characters in a cell: Excel's limit (it truncates or refuses a longer one)
+
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.name = str(self.path)
@@ -171,12 +173,16 @@ class WorkbookStore:
         """True if the workbook file is there."""
         return self.path.is_file()
 
-    def read(self, headers_only: Collection[str] = ()) -> dict[str, RawTab]:
+    def read(self, headers_only: Collection[str] = (), only: Collection[str] | None = None) -> dict[str, RawTab]:
         """Every tab's values (formulas read as the values the workbook last computed).
 
-        calamine (Rust) parses a sheet some thirty times faster than openpyxl's reader.
+        calamine (Rust) parses a sheet some thirty times faster than openpyxl's reader. With `only`,
+        the other tabs (a GM's own) are not read at all. Error cells and formulas, which calamine
+        reads as empty cells, are found in the sheet XML (xlsx_cells) and come with each tab.
         """
         from python_calamine import CalamineError, CalamineWorkbook
+
+        from sheets_engine.stores.xlsx_cells import declared_extents, scan_workbook
 
         if not self.path.is_file():
             raise StoreError(f"No workbook at {self.path}. Create one with: sheets-engine init {self.path}")
@@ -184,13 +190,26 @@ class WorkbookStore:
             data, snapshot = _load(self.real)
             book = CalamineWorkbook.from_filelike(io.BytesIO(data))  # exactly the bytes snapshotted
             light = {name.strip().casefold() for name in headers_only}
+            wanted = None if only is None else {" ".join(name.split()).casefold() for name in only}
+            titles = [t for t in book.sheet_names if wanted is None or " ".join(t.split()).casefold() in wanted]
+            full = [t for t in titles if t.strip().casefold() not in light]
+            # the bytes snapshotted, not the path: a save meanwhile must not mix two files
+            facts = scan_workbook(io.BytesIO(data), full)
+            declared = declared_extents(io.BytesIO(data), [t for t in titles if t not in full])
             tabs = {}
-            for title in book.sheet_names:
-                sheet = book.get_sheet_by_name(title)
-                if title.strip().casefold() in light:
-                    tabs[title] = _header_only(title, sheet)
-                else:
-                    tabs[title] = _raw_tab(title, sheet.to_python(skip_empty_area=False))
+            for title in titles:
+                if title not in full:
+                    if title in declared:
+                        _check_extent(self.path, title, *declared[title])
+                    tabs[title] = _header_only(title, book.get_sheet_by_name(title))
+                    continue
+                found = facts.get(title)
+                if found is not None:
+                    _check_extent(self.path, title, found.rows, found.columns)
+                raw = _raw_tab(title, book.get_sheet_by_name(title).to_python(skip_empty_area=False))
+                if found is not None and (found.errors or found.formulas):
+                    raw = replace(raw, errors=found.errors, formulas=found.formulas)
+                tabs[title] = raw
             self._seen = snapshot
             return tabs
         except (CalamineError, zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
@@ -407,6 +426,21 @@ def _sync_directory(directory: Path) -> None:
         os.fsync(handle)
     finally:
         os.close(handle)
+
+
+MAX_CELLS = 25_000_000  # a tab read as a grid of more cells than this is a stray far-away value, not data
+
+
+def _check_extent(path: Path, title: str, rows: int, columns: int) -> None:
+    """Refuse a tab whose grid would be vast (one value at XFD200000 is 3 billion cells to calamine)."""
+    if rows * columns > MAX_CELLS:
+        from sheets_engine.stores.xlsx_patch import column_letters
+
+        raise StoreError(
+            f"{path}: the {title} tab reaches cell {column_letters(columns)}{rows}, far beyond any campaign's data "
+            f"(more than {MAX_CELLS:,} cells to read); clear the far-away cells (Ctrl+End finds the last one) "
+            "and run again"
+        )
 
 
 def _header_only(title: str, sheet: Any) -> RawTab:

@@ -171,8 +171,10 @@ def patch_sheet(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> tuple[b
         # only rows after the last one (History, Battles, Notifications): nothing to look through
         added = b"".join(_patch_row(None, n, values, prefix)[0] for n, values in pending.items())
         return _grow_dimension(before + xml[body_start:body_end] + added + after, changes), False
+    number = 0
     for match in _ROW.finditer(xml, body_start, body_end):
-        number = int(_attrs(match.group(0)).get(b"r", b"0"))
+        # r is optional in the format: a row without it is the one after the row before
+        number = int(_attrs(match.group(0)).get(b"r", str(number + 1).encode()))
         while pending and next(iter(pending)) < number:  # new rows before this one
             new, values = _pop_first(pending)
             out.append(_patch_row(None, new, values, prefix)[0])
@@ -197,7 +199,12 @@ def _last_row(xml: bytes, start: int, end: int) -> int:
     if opening < 0:
         return 0
     match = _LAST_ROW.match(xml, opening if xml[opening : opening + 1] == b"<" else xml.rfind(b"<", start, opening))
-    return int(match.group(1)) if match else 0
+    if match:
+        return int(match.group(1))
+    number = 0  # the last row has no r (it is optional): count the rows
+    for row in _ROW.finditer(xml, start, end):
+        number = int(_attrs(row.group(0)).get(b"r", str(number + 1).encode()))
+    return number
 
 
 def _pop_first(pending: dict[int, Mapping[int, Any]]) -> tuple[int, Mapping[int, Any]]:
@@ -217,6 +224,77 @@ def _grow_dimension(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> byt
     return xml[: match.start()] + re.sub(rb'ref="[^"]*"', b'ref="' + ref + b'"', match.group(0)) + xml[match.end() :]
 
 
+_SHARED = re.compile(rb"<((?:\w+:)?)f\b([^>]*\bt=\"shared\"[^>]*?)(/>|>(.*?)</(?:\w+:)?f>)", re.DOTALL)
+_CELL_REF = re.compile(rb'\br="([A-Za-z]+)(\d+)"')
+
+
+def _cell_of(xml: bytes, position: int) -> tuple[int, int] | None:
+    """(row, column) of the cell whose <f> is at `position`, from the cell's r (None without one)."""
+    start = max(xml.rfind(b"<c ", 0, position), xml.rfind(b":c ", 0, position))
+    if start < 0:
+        return None
+    ref = _CELL_REF.search(xml, start, xml.find(b">", start))
+    return (int(ref.group(2)), column_index(ref.group(1))) if ref else None
+
+
+def expand_shared(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> bytes:
+    """Give every child of a shared formula whose master cell is about to be overwritten a formula of its own.
+
+    Excel's fill-down stores a formula once, in its master cell, and its children only point at
+    it (si="0"); with the master replaced by a value they would point at nothing, and Excel calls
+    the file corrupt. Each child gets the master's formula moved to its own cell (openpyxl's
+    Translator: =N2*2 in O3 becomes =N3*2).
+    """
+    if b'"shared"' not in xml:
+        return xml
+    from openpyxl.formula.translate import Translator
+
+    masters: dict[bytes, tuple[str, str]] = {}
+    for match in _SHARED.finditer(xml):
+        attrs = dict(_ATTR.findall(match.group(2)))
+        where = _cell_of(xml, match.start())
+        if b"ref" in attrs and match.group(4) and where and where[1] in changes.get(where[0], {}):
+            text = _unescape(match.group(4).decode("utf-8"))
+            masters[attrs.get(b"si", b"")] = ("=" + text, f"{column_letters(where[1])}{where[0]}")
+    if not masters:
+        return xml
+
+    def own(match: re.Match[bytes]) -> bytes:
+        attrs = dict(_ATTR.findall(match.group(2)))
+        master = masters.get(attrs.get(b"si", b""))
+        where = _cell_of(xml, match.start())
+        if master is None or b"ref" in attrs or where is None:
+            return match.group(0)
+        formula = Translator(master[0], origin=master[1]).translate_formula(f"{column_letters(where[1])}{where[0]}")
+        p = match.group(1).decode()
+        return f"<{p}f>{escape(formula[1:])}</{p}f>".encode()
+
+    return _SHARED.sub(own, xml)
+
+
+def recalculate_on_load(workbook: bytes) -> bytes:
+    """workbook.xml with calcPr fullCalcOnLoad="1": the program that opens it recalculates every formula."""
+    calc = re.search(rb"<((?:\w+:)?)calcPr\b[^>]*?/?>", workbook)
+    if calc is not None:
+        element = calc.group(0)
+        if b"fullCalcOnLoad=" in element:
+            element = re.sub(rb'fullCalcOnLoad="[^"]*"', b'fullCalcOnLoad="1"', element)
+        else:
+            element = re.sub(rb"\s*(/?>)$", rb' fullCalcOnLoad="1"\1', element)
+        return workbook[: calc.start()] + element + workbook[calc.end() :]
+    prefix = re.search(rb"<((?:\w+:)?)workbook\b", workbook)
+    p = prefix.group(1) if prefix else b""
+    # calcPr comes after definedNames and before these, in the order the schema fixes
+    later = (
+        rb"oleSize|customWorkbookViews|pivotCaches|smartTagPr|smartTagTypes|webPublishing|fileRecoveryPr"
+        rb"|webPublishObjects|extLst"
+    )
+    at = re.search(rb"<" + re.escape(p) + rb"(?:" + later + rb")\b|</" + re.escape(p) + rb"workbook>", workbook)
+    if at is None:
+        return workbook
+    return workbook[: at.start()] + b"<" + p + b'calcPr fullCalcOnLoad="1"/>' + workbook[at.start() :]
+
+
 def patch_workbook(source: Any, target: Any, cells: Mapping[str, Mapping[int, Mapping[int, Any]]]) -> None:
     """Copy the workbook at `source` to `target` with these {tab: {row: {column: value}}} cells set.
 
@@ -231,9 +309,12 @@ def patch_workbook(source: Any, target: Any, cells: Mapping[str, Mapping[int, Ma
         patched: dict[str, bytes] = {}
         drop_chain = False
         for tab, rows in cells.items():
-            xml, replaced = patch_sheet(archive.read(parts[tab]), rows)
+            xml, replaced = patch_sheet(expand_shared(archive.read(parts[tab]), rows), rows)
             patched[parts[tab]] = xml
             drop_chain = drop_chain or replaced
+        # a GM's formulas that read the cells written are stale until recalculated: Excel and
+        # LibreOffice recalculate on opening
+        patched["xl/workbook.xml"] = recalculate_on_load(archive.read("xl/workbook.xml"))
         # compresslevel 1: a fraction of the time of the default 6 for a few percent more bytes
         with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as out:
             for info in archive.infolist():
