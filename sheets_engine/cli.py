@@ -327,6 +327,44 @@ def _print_resolution(report: Any, as_json: bool) -> None:
 
 
 @cli.command()
+@click.argument("source")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (for cron logs).")
+def check(source: str, as_json: bool) -> None:
+    """Before the deadline: copy new form responses into Orders and preview every Pending order's Result.
+
+    Each Pending order of the current turn gets a Result starting "Check: " (valid now, will fail
+    and why, or what it depends on: the dice, other clans' orders); its Status stays Pending and
+    no game state changes. `resolve` later writes the real Result over it. Safe from cron: a run
+    with nothing new writes nothing.
+
+    Example: sheets-engine check campaign.xlsx
+    """
+    from sheets_engine.check import check as run_check
+
+    report = run_check(_store(source))
+    summary = dict(report.summary)
+    if as_json:
+        payload = {**summary, "cells_written": report.cells_written, "history_rows": len(report.history)}
+        click.echo(json.dumps(payload, indent=2, default=str))
+        return
+    if not summary.get("checked"):
+        click.echo(f"Nothing to do: {summary.get('reason')}.")
+        return
+    counts = ", ".join(f"{summary[k]} {k}" for k in ("valid now", "will fail", "will not count") if summary[k])
+    depends = summary["depend on dice or other clans"]
+    click.echo(
+        f"Turn {summary['turn']}: {summary['form responses copied']} form response(s) copied, "
+        f"{summary['orders checked']} order(s) checked"
+        + (
+            f" ({counts}" + (f", {depends} depend on dice or other clans" if depends else "") + ")"
+            if counts or depends
+            else ""
+        )
+        + f"; {report.cells_written} cell(s) written."
+    )
+
+
+@cli.command()
 @click.argument("directory", default="sengoku-demo", required=False)
 def demo(directory: str) -> None:
     """Create the demo campaign in DIRECTORY (default ./sengoku-demo) and run the main job on it.
