@@ -69,8 +69,9 @@ def template_tabs(ruleset: Ruleset, demo: bool = False) -> dict[str, list[list[A
                 records = [overrides.pop(r["Key"], r) for r in records] + list(overrides.values())
             elif demo_records is not None:
                 records = demo_records
-        rows: list[list[Any]] = [list(spec.columns)]
+        columns = [c for c in spec.columns if c not in spec.optional]  # a GM adds those when wanted
+        rows: list[list[Any]] = [columns]
         for record in records:
-            rows.append([_typed(spec, c, (record.get(c) or "").strip()) for c in spec.columns])
+            rows.append([_typed(spec, c, (record.get(c) or "").strip()) for c in columns])
         tabs[spec.name] = rows
     return tabs

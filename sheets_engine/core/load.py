@@ -64,7 +64,7 @@ def _header(spec: TabSpec, tab: RawTab) -> tuple[dict[str, int], list[Problem]]:
             continue
         found[column] = index
     for column in spec.columns:
-        if column not in found:
+        if column not in found and column not in spec.optional:
             problems.append(Problem(spec.name, 1, column, "", f"a column headed '{column}'"))
     return found, problems
 

@@ -28,6 +28,7 @@ class TabSpec:
     engine_columns: tuple[str, ...] = ()  # derived or engine-owned: recomputed, GM edits overwritten
     log: bool = False  # engine-written and append-only: not validated, its rows make no History
     headers: tuple[str, ...] = ()  # for log tabs (no model)
+    optional: tuple[str, ...] = ()  # columns a workbook may lack: read as empty, not laid out in new workbooks
 
     @property
     def columns(self) -> tuple[str, ...]:
