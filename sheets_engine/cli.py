@@ -365,6 +365,67 @@ def check(source: str, as_json: bool) -> None:
 
 
 @cli.command()
+@click.argument("source")
+@click.option("--out", "out", required=True, metavar="DIR", help="The folder the reports are written to.")
+@click.option("--turn", type=click.IntRange(min=0), metavar="N", help="The turn reported (default: the last resolved).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Also write each report's content as JSON; print the files as JSON."
+)
+def report(source: str, out: str, turn: int | None, as_json: bool) -> None:
+    """Write one private report per clan (its own file, named after it) and one for the GMs (gm.html).
+
+    Each is one self-contained HTML page, readable on a phone, with the map inside: what that clan
+    may know after the turn, and nothing that belongs to another clan alone. The GMs' has everything.
+
+    Example: sheets-engine report campaign.xlsx --out reports/
+    """
+    from sheets_engine.report import write_reports
+
+    written = write_reports(_store(source), Path(out), turn, as_json=as_json)
+    if as_json:
+        click.echo(json.dumps({reader: str(path) for reader, path in written.items()}, indent=2))
+        return
+    click.echo(f"Wrote {len(written)} report(s) to {out}: " + ", ".join(p.name for p in written.values()))
+
+
+@cli.command(name="map")
+@click.argument("source")
+@click.option("--out", "out", metavar="FILE.png", help="Where to write the picture (PNG).")
+@click.option("--clan", help="Draw this clan's own view (only the armies it may see).")
+@click.option("--turn", type=click.IntRange(min=0), metavar="N", help="The turn drawn (default: the last resolved).")
+@click.option(
+    "--save-layout",
+    is_flag=True,
+    help="Write the computed places of provinces without Map X/Map Y into those Provinces columns (History rows).",
+)
+def map_command(source: str, out: str | None, clan: str | None, turn: int | None, save_layout: bool) -> None:
+    """Draw the map: provinces in their controller's colour, capitals, armies, marches, battles, sieges.
+
+    Provinces stand where the Provinces columns Map X (east) and Map Y (north) put them; the
+    others are placed by a seeded layout, the same every time, which --save-layout writes into
+    those columns for the GM to keep and adjust. The same sheet gives the same PNG bytes.
+
+    Example: sheets-engine map campaign.xlsx --out map.png --clan Oda
+    """
+    from sheets_engine.mapping import picture, save_layout
+    from sheets_engine.report import read
+
+    if not out and not save_layout:
+        raise click.UsageError("give --out FILE.png, --save-layout, or both")
+    if save_layout:
+        saved = save_layout(_store(source))
+        click.echo(f"Saved the places of {saved} province(s) in the Provinces columns Map X and Map Y.")
+    if out:
+        campaign = read(_store(source))
+        clans = [str(c) for c in campaign.state.frame("Clans").index]
+        if clan is not None and clan not in clans:
+            raise BadInput(f"there is no clan '{clan}' in the Clans tab (clans: {', '.join(clans)})")
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_bytes(picture(campaign.state, clan, turn, campaign.logs["Battles"]))
+        click.echo(f"Map written to {out}" + (f" (the {clan} clan's view)" if clan else ""))
+
+
+@cli.command()
 @click.argument("directory", default="sengoku-demo", required=False)
 def demo(directory: str) -> None:
     """Create the demo campaign in DIRECTORY (default ./sengoku-demo) and run the main job on it.
@@ -379,6 +440,18 @@ def demo(directory: str) -> None:
     report = app.resolve(str(path))
     _print_resolution(report, as_json=False)
     click.echo(f"Read the results in {path}: the Orders, Notifications and History tabs.")
+    from sheets_engine.mapping import picture
+    from sheets_engine.report import read, write_reports
+
+    folder = Path(directory) / "reports"
+    written = write_reports(str(path), folder)
+    picture_path = Path(directory) / "map.png"
+    campaign = read(str(path))
+    picture_path.write_bytes(picture(campaign.state, battles=campaign.logs["Battles"]))
+    click.echo(
+        f"The turn's map is {picture_path}; each clan's private report and the GMs' are in {folder}/ "
+        f"({', '.join(p.name for p in written.values())}): open them in a browser."
+    )
 
 
 @cli.command()

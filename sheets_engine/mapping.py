@@ -390,3 +390,53 @@ def picture(
 ) -> bytes:
     """The map of the state as PNG bytes (see `scene` and `render`)."""
     return render(scene(state, clan, turn, battles))
+
+
+def save_layout(source: Any, now: Any = None) -> int:
+    """Write the computed places of the provinces that have none into Map X/Map Y (added if the tab lacks
+    them), each cell with its History row; a GM's own places are never touched. Returns how many provinces."""
+    from dataclasses import replace
+    from datetime import UTC, datetime
+
+    from sheets_engine import app
+    from sheets_engine.core.tables import Draft
+    from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
+    from sheets_engine.sengoku.schema import MAP_COLUMNS
+    from sheets_engine.stores import open_store
+    from sheets_engine.stores.base import CellWrite
+
+    store = open_store(source) if isinstance(source, str) else source
+    with app.exclusive(store, "map --save-layout"):
+        campaign = app._checked(store)
+        state = campaign.state
+        places = unplaced(state)
+        if not places:
+            return 0
+        where = state.layouts["Provinces"]
+        columns, headers = dict(where.columns), []
+        for column in MAP_COLUMNS:  # an older workbook has no such columns: they go after its last header
+            if column not in columns:
+                columns[column] = where.width + 1 + len(headers)
+                headers.append(CellWrite(where.title, 1, columns[column], column))
+        state = replace(
+            state, layouts={**state.layouts, "Provinces": replace(where, columns=columns, width=max(columns.values()))}
+        )
+        draft = Draft(state)
+        for province, (x, y) in places.items():
+            draft.set("Provinces", province, "Map X", x, "map layout kept")
+            draft.set("Provinces", province, "Map Y", y, "map layout kept")
+        moment = (now or datetime.now(UTC)).astimezone(UTC)
+        turn = int(state.game("turn") or 0)
+        stamp = Stamp(turn, uuid4_hex(), moment.strftime("%Y-%m-%d %H:%M:%S"))
+        changes = final_changes(draft.changes)
+        history = history_rows(state, changes, stamp)
+        final = draft.finish()
+        store.write(headers + cell_writes(final, changes, {"History": history}))
+        return len(places)
+
+
+def uuid4_hex() -> str:
+    """A run id as History's Resolution column holds it."""
+    import uuid
+
+    return uuid.uuid4().hex[:12]
