@@ -407,13 +407,14 @@ def map_command(source: str, out: str | None, clan: str | None, turn: int | None
 
     Example: sheets-engine map campaign.xlsx --out map.png --clan Oda
     """
-    from sheets_engine.mapping import picture, save_layout
+    from sheets_engine.mapping import picture
+    from sheets_engine.mapping import save_layout as keep_layout
     from sheets_engine.report import read
 
     if not out and not save_layout:
         raise click.UsageError("give --out FILE.png, --save-layout, or both")
     if save_layout:
-        saved = save_layout(_store(source))
+        saved = keep_layout(_store(source))
         click.echo(f"Saved the places of {saved} province(s) in the Provinces columns Map X and Map Y.")
     if out:
         campaign = read(_store(source))

@@ -278,111 +278,121 @@ def colours(clans: list[str]) -> dict[str, tuple[str, str]]:
     return {c: (PALETTE[i % len(PALETTE)], HATCHES[(i // len(PALETTE)) % len(HATCHES)]) for i, c in enumerate(clans)}
 
 
+MAP_STYLE = {
+    "font.family": "DejaVu Sans",  # shipped inside matplotlib: the same glyphs everywhere
+    "font.size": 8,
+    "text.parse_math": False,  # sheet text is text: "$5" is never mathematics
+    "text.usetex": False,
+    "path.simplify": False,
+    "axes.unicode_minus": False,
+}
+
+
 def render(drawn: Scene) -> bytes:
-    """The scene as PNG bytes (the same scene, the same bytes)."""
-    # The Agg canvas directly (no pyplot): no global figure state, no display needed.
-    from matplotlib import patheffects, rc_context
+    """The scene as PNG bytes (the same scene, the same bytes: no Software or date in the PNG)."""
+    from matplotlib import rc_context
+
+    with rc_context(MAP_STYLE):
+        figure = draw(drawn)[0]
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def draw(drawn: Scene) -> tuple[Any, Any, float]:
+    """The scene on a matplotlib Figure (Agg canvas; no pyplot, so no global state): (figure, map axes,
+    province radius in data units). Call inside rc_context(MAP_STYLE), as `render` does."""
+    from matplotlib import patheffects
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, FancyArrowPatch, Patch
 
-    style = {
-        "font.family": "DejaVu Sans",  # shipped inside matplotlib: the same glyphs everywhere
-        "font.size": 8,
-        "text.parse_math": False,  # sheet text is text: "$5" is never mathematics
-        "text.usetex": False,
-        "path.simplify": False,
-        "axes.unicode_minus": False,
-    }
-    with rc_context(style):
-        places = {p.name: p for p in drawn.places}
-        xs = [p.x for p in drawn.places] or [0.0]
-        ys = [p.y for p in drawn.places] or [0.0]
-        lengths = sorted(
-            ((places[a].x - places[b].x) ** 2 + (places[a].y - places[b].y) ** 2) ** 0.5 for a, b in drawn.links
-        )
-        span = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
-        radius = (lengths[len(lengths) // 2] * 0.28 if lengths else span * 0.03) or span * 0.03
-        pad = radius * 3
-        left, right, bottom, top = min(xs) - pad, max(xs) + pad, min(ys) - pad * 1.6, max(ys) + pad
-        # The picture takes the map's own shape (wide maps wide), within bounds a phone can show.
-        width = MAP_WIDTH
-        height = min(max(width * (top - bottom) / max(right - left, 1e-9), 4.0), 11.0)
-        figure = Figure(figsize=(width + LEGEND_WIDTH, height + 0.5), dpi=DPI)
-        FigureCanvasAgg(figure)
-        total = width + LEGEND_WIDTH
-        axes = figure.add_axes((0.0, 0.0, width / total, height / (height + 0.5)))
-        axes.set_axis_off()
-        axes.set_aspect("equal", adjustable="box", anchor="W")
-        axes.set_xlim(left, right)
-        axes.set_ylim(bottom, top)
-        radius_points = radius / (right - left) * width * 72  # the circle's radius in points (marker sizes)
-        palette = colours(drawn.clans)
-        for a, b in drawn.links:
-            axes.plot([places[a].x, places[b].x], [places[a].y, places[b].y], color="#999999", lw=0.8, zorder=1)
-        halo = [patheffects.withStroke(linewidth=2.5, foreground="white")]
-        for place in drawn.places:
-            colour, hatch = palette.get(place.controller, (NO_CLAN, ""))
-            edge = palette.get(place.owner, ("#555555", ""))[0] if place.owner != place.controller else "#333333"
-            axes.add_patch(
-                Circle((place.x, place.y), radius, facecolor=colour, edgecolor=edge, hatch=hatch,
-                       lw=3 if place.owner != place.controller else 0.8, zorder=3)
-            )  # fmt: skip
-            if place.capital_of:
-                axes.plot(place.x, place.y, marker="*", ms=radius_points * 1.1, color="white",
-                          markeredgecolor="black", markeredgewidth=0.8, zorder=4)  # fmt: skip
-            axes.text(place.x, place.y + radius * 1.15, place.name, ha="center", va="bottom", fontsize=7,
-                      fontweight="bold", zorder=6, path_effects=halo)  # fmt: skip
-        here: dict[str, list[Marker]] = {}
-        for army in drawn.armies:
-            if army.province in places:
-                here.setdefault(army.province, []).append(army)
-        for province, standing in here.items():
-            place = places[province]
-            for i, army in enumerate(standing):  # side by side under the province, in Armies row order
-                axes.text(place.x + (i - (len(standing) - 1) / 2) * radius * 1.3, place.y - radius * 1.15, army.text,
-                          ha="center", va="top", fontsize=7, fontweight="bold", color="black", zorder=6,
-                          bbox={"boxstyle": "round,pad=0.2", "facecolor": palette.get(army.clan, (NO_CLAN, ""))[0],
-                                "edgecolor": "black", "lw": 0.6})  # fmt: skip
-        styles = {"marched": ("-", "black"), "blocked": ("--", "#D55E00"), "failed": (":", "#D55E00")}
-        for march in drawn.marches:
-            if march.province not in places or march.to not in places:
-                continue
-            line, colour = styles[march.kind]
-            start, end = places[march.province], places[march.to]
-            axes.add_patch(
-                FancyArrowPatch((start.x, start.y), (end.x, end.y), arrowstyle="-|>", mutation_scale=14,
-                                linestyle=line, color=colour, lw=2, shrinkA=9, shrinkB=9,
-                                connectionstyle="arc3,rad=0.15", zorder=5)
-            )  # fmt: skip
-        for battle in drawn.battles:
-            place = places[battle.province]
-            axes.plot(place.x + radius * 0.9, place.y + radius * 0.9, marker="X", ms=12, color="#D55E00",
-                      markeredgecolor="black", zorder=7)  # fmt: skip
-        for siege in drawn.sieges:
-            place = places[siege.province]
-            axes.plot(place.x - radius * 0.9, place.y + radius * 0.9, marker="s", ms=10, color="white",
-                      markeredgecolor="black", markeredgewidth=2, zorder=7)  # fmt: skip
-        handles: list[Any] = [
-            Patch(facecolor=palette[c][0], hatch=palette[c][1], edgecolor="#333333", label=c) for c in drawn.clans
-        ]
-        handles += [
-            Patch(facecolor=NO_CLAN, edgecolor="#333333", label="no clan"),
-            Line2D([], [], marker="*", ls="", color="white", markeredgecolor="black", ms=10, label="capital"),
-            Patch(facecolor="white", edgecolor="black", label="army: its units, its clan's colour"),
-            Line2D([], [], color="black", lw=2, label="march"),
-            Line2D([], [], color="#D55E00", lw=2, ls="--", label="march blocked"),
-            Line2D([], [], color="#D55E00", lw=2, ls=":", label="march refused"),
-            Line2D([], [], marker="X", ls="", color="#D55E00", markeredgecolor="black", ms=10, label="battle"),
-            Line2D([], [], marker="s", ls="", color="white", markeredgecolor="black", ms=8, label="siege"),
-            Patch(facecolor="white", edgecolor="#555555", lw=3, label="ring: owner, if not controller"),
-        ]
-        figure.legend(handles=handles, loc="upper right", bbox_to_anchor=(0.995, 0.97), fontsize=8, frameon=True)
-        figure.suptitle(drawn.title, x=0.01, y=0.995, ha="left", va="top", fontsize=11, fontweight="bold")
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
-    return buffer.getvalue()
+    places = {p.name: p for p in drawn.places}
+    xs = [p.x for p in drawn.places] or [0.0]
+    ys = [p.y for p in drawn.places] or [0.0]
+    lengths = sorted(
+        ((places[a].x - places[b].x) ** 2 + (places[a].y - places[b].y) ** 2) ** 0.5 for a, b in drawn.links
+    )
+    span = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
+    radius = (lengths[len(lengths) // 2] * 0.28 if lengths else span * 0.03) or span * 0.03
+    pad = radius * 3
+    left, right, bottom, top = min(xs) - pad, max(xs) + pad, min(ys) - pad * 1.6, max(ys) + pad
+    # The picture takes the map's own shape (wide maps wide), within bounds a phone can show.
+    width = MAP_WIDTH
+    height = min(max(width * (top - bottom) / max(right - left, 1e-9), 4.0), 11.0)
+    figure = Figure(figsize=(width + LEGEND_WIDTH, height + 0.5), dpi=DPI)
+    FigureCanvasAgg(figure)
+    total = width + LEGEND_WIDTH
+    axes = figure.add_axes((0.0, 0.0, width / total, height / (height + 0.5)))
+    axes.set_axis_off()
+    axes.set_aspect("equal", adjustable="box", anchor="W")
+    axes.set_xlim(left, right)
+    axes.set_ylim(bottom, top)
+    radius_points = radius / (right - left) * width * 72  # the circle's radius in points (marker sizes)
+    palette = colours(drawn.clans)
+    for a, b in drawn.links:
+        axes.plot([places[a].x, places[b].x], [places[a].y, places[b].y], color="#999999", lw=0.8, zorder=1)
+    halo = [patheffects.withStroke(linewidth=2.5, foreground="white")]
+    for place in drawn.places:
+        colour, hatch = palette.get(place.controller, (NO_CLAN, ""))
+        edge = palette.get(place.owner, ("#555555", ""))[0] if place.owner != place.controller else "#333333"
+        axes.add_patch(
+            Circle((place.x, place.y), radius, facecolor=colour, edgecolor=edge, hatch=hatch,
+                   lw=3 if place.owner != place.controller else 0.8, zorder=3)
+        )  # fmt: skip
+        if place.capital_of:
+            axes.plot(place.x, place.y, marker="*", ms=radius_points * 1.1, color="white",
+                      markeredgecolor="black", markeredgewidth=0.8, zorder=4)  # fmt: skip
+        axes.text(place.x, place.y + radius * 1.15, place.name, ha="center", va="bottom", fontsize=7,
+                  fontweight="bold", zorder=6, path_effects=halo)  # fmt: skip
+    here: dict[str, list[Marker]] = {}
+    for army in drawn.armies:
+        if army.province in places:
+            here.setdefault(army.province, []).append(army)
+    for province, standing in here.items():
+        place = places[province]
+        for i, army in enumerate(standing):  # side by side under the province, in Armies row order
+            axes.text(place.x + (i - (len(standing) - 1) / 2) * radius * 1.3, place.y - radius * 1.15, army.text,
+                      ha="center", va="top", fontsize=7, fontweight="bold", color="black", zorder=6,
+                      bbox={"boxstyle": "round,pad=0.2", "facecolor": palette.get(army.clan, (NO_CLAN, ""))[0],
+                            "edgecolor": "black", "lw": 0.6})  # fmt: skip
+    styles = {"marched": ("-", "black"), "blocked": ("--", "#D55E00"), "failed": (":", "#D55E00")}
+    for march in drawn.marches:
+        if march.province not in places or march.to not in places:
+            continue
+        line, colour = styles[march.kind]
+        start, end = places[march.province], places[march.to]
+        axes.add_patch(
+            FancyArrowPatch((start.x, start.y), (end.x, end.y), arrowstyle="-|>", mutation_scale=14,
+                            linestyle=line, color=colour, lw=2, shrinkA=9, shrinkB=9,
+                            connectionstyle="arc3,rad=0.15", zorder=5)
+        )  # fmt: skip
+    for battle in drawn.battles:
+        place = places[battle.province]
+        axes.plot(place.x + radius * 0.9, place.y + radius * 0.9, marker="X", ms=12, color="#D55E00",
+                  markeredgecolor="black", zorder=7)  # fmt: skip
+    for siege in drawn.sieges:
+        place = places[siege.province]
+        axes.plot(place.x - radius * 0.9, place.y + radius * 0.9, marker="s", ms=10, color="white",
+                  markeredgecolor="black", markeredgewidth=2, zorder=7)  # fmt: skip
+    handles: list[Any] = [
+        Patch(facecolor=palette[c][0], hatch=palette[c][1], edgecolor="#333333", label=c) for c in drawn.clans
+    ]
+    handles += [
+        Patch(facecolor=NO_CLAN, edgecolor="#333333", label="no clan"),
+        Line2D([], [], marker="*", ls="", color="white", markeredgecolor="black", ms=10, label="capital"),
+        Patch(facecolor="white", edgecolor="black", label="army: its units, its clan's colour"),
+        Line2D([], [], color="black", lw=2, label="march"),
+        Line2D([], [], color="#D55E00", lw=2, ls="--", label="march blocked"),
+        Line2D([], [], color="#D55E00", lw=2, ls=":", label="march refused"),
+        Line2D([], [], marker="X", ls="", color="#D55E00", markeredgecolor="black", ms=10, label="battle"),
+        Line2D([], [], marker="s", ls="", color="white", markeredgecolor="black", ms=8, label="siege"),
+        Patch(facecolor="white", edgecolor="#555555", lw=3, label="ring: owner, if not controller"),
+    ]
+    figure.legend(handles=handles, loc="upper right", bbox_to_anchor=(0.995, 0.97), fontsize=8, frameon=True)
+    figure.suptitle(drawn.title, x=0.01, y=0.995, ha="left", va="top", fontsize=11, fontweight="bold")
+    return figure, axes, radius
 
 
 def picture(
