@@ -148,3 +148,25 @@ def test_map_refuses_an_unknown_clan_and_a_call_without_out(demo: Path, tmp_path
     assert "there is no clan 'Hojo' in the Clans tab (clans: Oda, Imagawa, Takeda, Uesugi, Mori)" in result.output
     bare = CliRunner().invoke(cli, ["map", str(demo)])
     assert bare.exit_code == 2 and "give --out FILE.png, --save-layout, or both" in bare.output
+
+
+@pytest.mark.parametrize(
+    ("cell", "read"),
+    [(None, None), ("  ", None), (3, 3.0), (-2.5, -2.5), (" 12.5 ", 12.5), ("1e3", 1000.0), ("-.5", -0.5)],
+)
+def test_a_map_coordinate_is_any_number_or_empty(cell: object, read: float | None) -> None:
+    from pydantic import TypeAdapter
+
+    from sheets_engine.sengoku.schema import MapCoordinate
+
+    assert TypeAdapter(MapCoordinate).validate_python(cell) == read
+
+
+@pytest.mark.parametrize("cell", ["east", "1e400", "nan", "inf", True, datetime(2026, 1, 1), "1_000", "#REF!", 10**12])
+def test_a_map_coordinate_that_is_no_number_is_refused(cell: object) -> None:
+    from pydantic import TypeAdapter, ValidationError
+
+    from sheets_engine.sengoku.schema import MapCoordinate
+
+    with pytest.raises(ValidationError, match="expected a number \\(where the map draws the province\\) or an empty"):
+        TypeAdapter(MapCoordinate).validate_python(cell)

@@ -91,7 +91,7 @@ class SiegeStatus(StrEnum):
     BROKEN = "Broken"  # the fortress was brought down to level 0
 
 
-_COORDINATE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)", re.ASCII)
+_COORDINATE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)  # a number as a spreadsheet reads it
 
 
 def _coordinate(value: Any) -> float | None:
