@@ -126,6 +126,8 @@ def judge(state: GameState, now: datetime) -> list[Verdict]:
         ):
             outcome = resolve_turn(alone, now, force=True, dice=dice)
             runs.append((_outcomes(outcome.state, keys), [r.purpose for r in dice.rolls]))
+            if not dice.rolls:  # no die was cast: other faces cannot change anything (and a check stays quick)
+                break
         for key in keys:
             verdicts[key] = _verdict(state, key, clan, [r[0][key] for r in runs], everyone[key], runs[0][1])
     return [verdicts[k] for k in pending]

@@ -88,7 +88,12 @@ def layout(state: GameState) -> dict[str, tuple[float, float]]:
     graph = province_map(provinces)
     n = max(len(graph), 1)
     placed = nx.spring_layout(
-        graph, pos=given or None, fixed=list(given) or None, seed=_seed(state), iterations=500, k=3 / n**0.5
+        graph,
+        pos=given or None,
+        fixed=list(given) or None,
+        seed=_seed(state),
+        iterations=500 if n <= 300 else 100,  # a big map is a texture: fewer rounds keep it to seconds
+        k=3 / n**0.5,
     )
     if not given:
         placed = _spread(_level(placed), graph)
@@ -102,7 +107,7 @@ def _spread(placed: dict[Any, tuple[float, float]], graph: Any, rounds: int = 30
     import numpy as np
 
     names = list(placed)
-    if len(names) < 2 or len(names) > 3000:  # past a few thousand provinces the picture is a texture anyway
+    if len(names) < 2 or len(names) > 400:  # pairwise pushes cost n squared; a bigger map is a texture anyway
         return placed
     points = np.array([placed[p] for p in names], dtype=float)
     index = {p: i for i, p in enumerate(names)}
@@ -152,14 +157,16 @@ def scene(
     clan: str | None = None,
     turn: int | None = None,
     battles: list[dict[str, Any]] | None = None,
+    places: dict[str, tuple[float, float]] | None = None,
 ) -> Scene:
     """What the map shows after `turn` (default: the last resolved turn); with `clan`, that clan's view.
 
-    `battles` are the Battles tab's rows (a log tab, read apart from the state).
+    `battles` are the Battles tab's rows (a log tab, read apart from the state); `places` a layout
+    already computed for this state (reports draw one map per clan from one layout).
     """
     provinces = state.frame("Provinces")
     clans = [str(c) for c in state.frame("Clans").index]
-    places = layout(state)
+    places = places if places is not None else layout(state)
     held = controller(state)
     capitals = {str(state.frame("Clans").at[c, "Capital"]): str(c) for c in state.frame("Clans").index}
     number = turn if turn is not None else int(state.game("last_resolved_turn") or 0)
@@ -396,10 +403,14 @@ def draw(drawn: Scene) -> tuple[Any, Any, float]:
 
 
 def picture(
-    state: GameState, clan: str | None = None, turn: int | None = None, battles: list[dict[str, Any]] | None = None
+    state: GameState,
+    clan: str | None = None,
+    turn: int | None = None,
+    battles: list[dict[str, Any]] | None = None,
+    places: dict[str, tuple[float, float]] | None = None,
 ) -> bytes:
     """The map of the state as PNG bytes (see `scene` and `render`)."""
-    return render(scene(state, clan, turn, battles))
+    return render(scene(state, clan, turn, battles, places))
 
 
 def save_layout(source: Any, now: Any = None) -> int:

@@ -336,9 +336,10 @@ def file_stem(name: str, taken: set[str]) -> str:
 
 def write_reports(source: str | Store, out: Path, turn: int | None = None, as_json: bool = False) -> dict[str, Path]:
     """Every clan's report and the GMs' into `out` (reader -> HTML file); with `as_json` a .json beside each."""
-    from sheets_engine.mapping import picture
+    from sheets_engine.mapping import layout, picture
 
     campaign = read(source)
+    places = layout(campaign.state)  # once: every reader's map stands on the same places
     out.mkdir(parents=True, exist_ok=True)
     taken = {"gm"}
     readers: list[tuple[str | None, str]] = [
@@ -348,7 +349,7 @@ def write_reports(source: str | Store, out: Path, turn: int | None = None, as_js
     written = {}
     for clan, stem in readers:
         report = content(campaign, clan, turn)
-        png = picture(campaign.state, clan, report["turn"], campaign.logs["Battles"])
+        png = picture(campaign.state, clan, report["turn"], campaign.logs["Battles"], places)
         path = out / f"{stem}.html"
         path.write_text(html_page(report, png), encoding="utf-8")
         if as_json:
