@@ -66,7 +66,7 @@ class Verdict:
 def check_turn(state: GameState, now: datetime) -> Outcome:
     """The check as a pure function: the Orders rows to add and the previews to write, as an Outcome.
 
-    A turn already resolved is left alone (summary "resolved": False with the reason).
+    A turn already resolved is left alone (summary "checked": False with the reason).
     """
     settings = read_settings(state)
     if settings.last_resolved_turn >= settings.turn:
