@@ -28,7 +28,7 @@ class TabSpec:
     engine_columns: tuple[str, ...] = ()  # derived or engine-owned: recomputed, GM edits overwritten
     log: bool = False  # engine-written and append-only: not validated, its rows make no History
     headers: tuple[str, ...] = ()  # for log tabs (no model)
-    optional: tuple[str, ...] = ()  # columns an older workbook may lack: not reported, not written
+    optional: tuple[str, ...] = ()  # columns a workbook may lack: not reported when missing, read as empty
     written: bool = True  # False for tabs no rule ever writes (data tables, form responses)
 
     @property
