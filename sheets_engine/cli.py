@@ -388,6 +388,114 @@ def _print_resolution(report: Any, as_json: bool) -> None:
 
 
 @cli.command()
+@click.argument("source")
+@json_option()
+def check(source: str, as_json: bool) -> None:
+    """Before the deadline: copy new form responses into Orders and preview every Pending order's Result.
+
+    Each Pending order of the current turn gets a Result starting "Check: " (valid now, will fail
+    and why, or what it depends on: the dice, other clans' orders); its Status stays Pending and
+    no game state changes. `resolve` later writes the real Result over it. Safe from cron: a run
+    with nothing new writes nothing.
+
+    Example: sheets-engine check campaign.xlsx
+    """
+    from sheets_engine.check import check as run_check
+
+    report = run_check(_store(source))
+    summary = dict(report.summary)
+    if as_json:
+        fields = {snake(k): v for k, v in summary.items()}
+        fields |= {"cells_written": report.cells_written, "history_rows": len(report.history)}
+        emit_json(payload("ok" if summary.get("checked") else "nothing_to_do", EXIT_OK, **fields))
+        return
+    if not summary.get("checked"):
+        print_text(f"Nothing to do: {summary.get('reason')}.")
+        return
+    counts = ", ".join(f"{summary[k]} {k}" for k in ("valid now", "will fail", "will not count") if summary[k])
+    depends = summary["depend on dice or other clans"]
+    print_text(
+        f"Turn {summary['turn']}: {summary['form responses copied']} form response(s) copied, "
+        f"{summary['orders checked']} order(s) checked"
+        + (
+            f" ({counts}" + (f", {depends} depend on dice or other clans" if depends else "") + ")"
+            if counts or depends
+            else ""
+        )
+        + f"; {report.cells_written} cell(s) written."
+    )
+
+
+@cli.command()
+@click.argument("source")
+@click.option("--out", "out", required=True, metavar="DIR", help="The folder the reports are written to.")
+@click.option("--turn", type=click.IntRange(min=0), metavar="N", help="The turn reported (default: the last resolved).")
+@json_option("Also write each report's content as JSON beside it; print one JSON object naming the files.")
+def report(source: str, out: str, turn: int | None, as_json: bool) -> None:
+    """Write one private report per clan (its own file, named after it) and one for the GMs (gm.html).
+
+    Each is one self-contained HTML page, readable on a phone, with the map inside: what that clan
+    may know after the turn, and nothing that belongs to another clan alone. The GMs' has everything.
+
+    Example: sheets-engine report campaign.xlsx --out reports/
+    """
+    from sheets_engine.report import write_reports
+
+    written = write_reports(_store(source), Path(out), turn, as_json=as_json)
+    if as_json:
+        files = {reader: str(path) for reader, path in written.items()}
+        emit_json(payload("ok", EXIT_OK, reports=len(written), files=files))
+        return
+    print_text(f"Wrote {len(written)} report(s) to {out}: " + ", ".join(p.name for p in written.values()))
+
+
+@cli.command(name="map")
+@click.argument("source")
+@click.option("--out", "out", metavar="FILE.png", help="Where to write the picture (PNG).")
+@click.option("--clan", help="Draw this clan's own view (only the armies it may see).")
+@click.option("--turn", type=click.IntRange(min=0), metavar="N", help="The turn drawn (default: the last resolved).")
+@click.option(
+    "--save-layout",
+    is_flag=True,
+    help="Write the computed places of provinces without Map X/Map Y into those Provinces columns (History rows).",
+)
+@json_option()
+def map_command(
+    source: str, out: str | None, clan: str | None, turn: int | None, save_layout: bool, as_json: bool
+) -> None:
+    """Draw the map: provinces in their controller's colour, capitals, armies, marches, battles, sieges.
+
+    Provinces stand where the Provinces columns Map X (east) and Map Y (north) put them; the
+    others are placed by a seeded layout, the same every time, which --save-layout writes into
+    those columns for the GM to keep and adjust. The same sheet gives the same PNG bytes.
+
+    Example: sheets-engine map campaign.xlsx --out map.png --clan Oda
+    """
+    from sheets_engine.mapping import picture
+    from sheets_engine.mapping import save_layout as keep_layout
+    from sheets_engine.report import read
+
+    if not out and not save_layout:
+        raise click.UsageError("give --out FILE.png, --save-layout, or both")
+    saved = 0
+    if save_layout:
+        saved = keep_layout(_store(source))
+        if not as_json:
+            print_text(f"Saved the places of {saved} province(s) in the Provinces columns Map X and Map Y.")
+    if out:
+        campaign = read(_store(source))
+        clans = [str(c) for c in campaign.state.frame("Clans").index]
+        if clan is not None and clan not in clans:
+            raise BadInput(f"there is no clan '{clan}' in the Clans tab (clans: {', '.join(clans)})")
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_bytes(picture(campaign.state, clan, turn, campaign.logs["Battles"]))
+        if not as_json:
+            print_text(f"Map written to {out}" + (f" (the {clan} clan's view)" if clan else ""))
+    if as_json:
+        emit_json(payload("ok", EXIT_OK, out=out, clan=clan, provinces_placed=saved))
+
+
+@cli.command()
 @click.argument("directory", default="sengoku-demo", required=False)
 @json_option()
 def demo(directory: str, as_json: bool) -> None:
@@ -402,11 +510,24 @@ def demo(directory: str, as_json: bool) -> None:
     if not as_json:
         print_text(f"Demo campaign written to {path}; resolving turn 1.")
     report = app.resolve(str(path))
+    from sheets_engine.mapping import picture
+    from sheets_engine.report import read, write_reports
+
+    folder = Path(directory) / "reports"
+    written = write_reports(str(path), folder)
+    picture_path = Path(directory) / "map.png"
+    campaign = read(str(path))
+    picture_path.write_bytes(picture(campaign.state, battles=campaign.logs["Battles"]))
     if as_json:
-        emit_json(_resolution_payload(report, path=str(path)))
+        pages = sorted(str(p) for p in written.values())
+        emit_json(_resolution_payload(report, path=str(path), map=str(picture_path), reports=pages))
         return
     _print_resolution(report, as_json=False)
     print_text(f"Read the results in {path}: the Orders, Notifications and History tabs.")
+    print_text(
+        f"The turn's map is {picture_path}; each clan's private report and the GMs' are in {folder}/ "
+        f"({', '.join(p.name for p in written.values())}): open them in a browser."
+    )
 
 
 @cli.command()

@@ -69,8 +69,9 @@ def template_tabs(ruleset: Ruleset, demo: bool = False) -> dict[str, list[list[A
                 records = [overrides.pop(r["Key"], r) for r in records] + list(overrides.values())
             elif demo_records is not None:
                 records = demo_records
-        rows: list[list[Any]] = [list(spec.columns)]
+        columns = list(spec.columns)  # optional ones too: a new workbook has every column ready
+        rows: list[list[Any]] = [columns]
         for record in records:
-            rows.append([_typed(spec, c, (record.get(c) or "").strip()) for c in spec.columns])
+            rows.append([_typed(spec, c, (record.get(c) or "").strip()) for c in columns])
         tabs[spec.name] = rows
     return tabs

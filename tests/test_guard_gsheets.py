@@ -159,7 +159,7 @@ def test_a_changed_value_exits_3_with_nothing_written(sheet: Sheet, capsys: Any,
 RESHAPES = {
     "an inserted column (Provinces)": (
         insert_province_column,
-        "Provinces: its grid was 1000 rows x 26 columns, now 1000 x 27 (rows or columns inserted, deleted or added); "
+        "Provinces: its grid was 1000 rows x 27 columns, now 1000 x 28 (rows or columns inserted, deleted or added); "
         "Provinces!R1: was 'Tax Regen', now empty; Provinces!S1: was 'Manpower Regen', now 'Tax Regen'",
     ),
     "a deleted row (Characters)": (

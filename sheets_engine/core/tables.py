@@ -33,7 +33,7 @@ class TabSpec:
     rule_columns: tuple[str, ...] = ()  # the game's state the rules change (a GM may edit them too)
     log: bool = False  # engine-written and append-only: not validated, its rows make no History
     headers: tuple[str, ...] = ()  # for log tabs (no model)
-    optional: tuple[str, ...] = ()  # columns an older workbook may lack: not reported, not written
+    optional: tuple[str, ...] = ()  # columns a workbook may lack: not reported when missing, read as empty
     written: bool = True  # False for tabs no rule ever writes (data tables, form responses)
 
     @property

@@ -125,8 +125,11 @@ def _log_dice(turn: Turn) -> None:
         turn.notify("gm", "private", f"Dice {start + 1}-{start + len(chunk)} of {len(rolls)}: " + "; ".join(chunk))
 
 
-def resolve_turn(state: GameState, now: datetime, force: bool = False) -> Outcome:
-    """Resolve the Game tab's turn: every phase in order. Pure: the input state is untouched."""
+def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dice | None = None) -> Outcome:
+    """Resolve the Game tab's turn: every phase in order. Pure: the input state is untouched.
+
+    `dice` replaces the turn's seeded dice (a check before the deadline tries the extremes).
+    """
     settings = read_settings(state)
     reason = not_due(settings, now)
     if reason and not (force and settings.last_resolved_turn < settings.turn):
@@ -134,7 +137,8 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False) -> Outcom
         return Outcome(state, [], {}, settings.turn, summary, RunStatus.NOTHING, nothing_to_do(reason))
     draft = Draft(state)
     cutoff = settings.schedule().cutoff(now, force)
-    turn = Turn(draft, settings, Dice(settings.seed, settings.turn), settings.turn, cutoff=cutoff)
+    rolls = dice if dice is not None else Dice(settings.seed, settings.turn)
+    turn = Turn(draft, settings, rolls, settings.turn, cutoff=cutoff)
     for _step, _name, phase in _phases():
         phase(turn)
     stamp = now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")

@@ -5,11 +5,14 @@ Headers are the models' aliases, exactly as the sheet spells them. Enums hold th
 
 from __future__ import annotations
 
+import math
+import re
 from enum import StrEnum
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from sheets_engine.core.cells import Count, Flag, Fraction, OptionalCount, Text, Timestamp, Whole, enum_of
+from sheets_engine.core.cells import Count, Flag, Fraction, OptionalCount, Text, Timestamp, Whole, enum_of, is_blank
 from sheets_engine.core.tables import TabSpec
 from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL
 
@@ -88,6 +91,27 @@ class SiegeStatus(StrEnum):
     BROKEN = "Broken"  # the fortress was brought down to level 0
 
 
+_COORDINATE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)  # a number as a spreadsheet reads it
+
+
+def _coordinate(value: Any) -> float | None:
+    """A place on the map picture: any number (a GM's own units), empty for "let the engine place it"."""
+    if is_blank(value):
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError("expected a number (where the map draws the province) or an empty cell")
+    text = str(value).strip()
+    if isinstance(value, str) and not _COORDINATE.fullmatch(text):
+        raise ValueError("expected a number (where the map draws the province) or an empty cell")
+    number = float(text) if isinstance(value, str) else float(value)
+    if not math.isfinite(number) or abs(number) > 1e9:
+        raise ValueError("expected a number (where the map draws the province) or an empty cell")
+    return number
+
+
+MapCoordinate = Annotated[float | None, BeforeValidator(_coordinate)]
+
+
 class Row(BaseModel):
     """A sheet row: columns by header, unknown columns (a GM's notes) ignored."""
 
@@ -149,7 +173,11 @@ class ProvinceRow(Row):
     levy_bonus: Count = Field(alias="Levy Bonus")
     build_cost_reduction: Count = Field(alias="Build Cost Reduction")
     levy_unit: Text = Field(alias="Levy Unit")
+    map_x: MapCoordinate = Field(default=None, alias="Map X")  # optional: where the map picture draws it
+    map_y: MapCoordinate = Field(default=None, alias="Map Y")
 
+
+MAP_COLUMNS = ("Map X", "Map Y")  # GM-owned and optional (an older workbook has none); `map --save-layout` adds them
 
 DERIVED_COLUMNS = (
     "Capital Of",
@@ -339,6 +367,7 @@ TABS: tuple[TabSpec, ...] = (
         ProvinceRow,
         key="Province",
         engine_columns=DERIVED_COLUMNS,
+        optional=MAP_COLUMNS,
         rule_columns=(
             "Province Owner",
             "Controlled By",
@@ -346,6 +375,7 @@ TABS: tuple[TabSpec, ...] = (
             "Fortress Level",
             "Tax Stockpile",
             "Manpower Stockpile",
+            *MAP_COLUMNS,  # written by `map --save-layout`
         ),
     ),
     TabSpec("Buildings", BuildingRow, key="Building", written=False),

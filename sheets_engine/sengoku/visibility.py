@@ -1,0 +1,56 @@
+"""What a clan may know: the provinces it sees, and the audiences of the Notifications addressed to it.
+
+A clan sees the provinces it controls and those next to them, and every province where one of its
+armies or living characters stands; it sees the armies in those provinces. Who controls which
+province, battles' sides and public notifications are known to all (the guide's public channels);
+treasuries, orders, letters, secret declarations and private notifications belong to their clan.
+"""
+
+from __future__ import annotations
+
+from sheets_engine.core.cells import split_names
+from sheets_engine.core.tables import GameState
+from sheets_engine.sengoku.schema import ArmyStatus, CharacterStatus
+
+
+def controller(state: GameState) -> dict[str, str]:
+    """Each province's controlling clan (Controlled By, else Province Owner; "" for none)."""
+    provinces = state.frame("Provinces")
+    return {str(p): str(provinces.at[p, "Controlled By"] or provinces.at[p, "Province Owner"]) for p in provinces.index}
+
+
+def visible_provinces(state: GameState, clan: str) -> set[str]:
+    """The provinces the clan sees: controlled, next to one controlled, or where its armies or characters stand."""
+    provinces = state.frame("Provinces")
+    held = {p for p, c in controller(state).items() if c == clan}
+    seen = set(held)
+    for province in held:
+        seen.update(n for n in split_names(str(provinces.at[province, "Adjacent"])) if n in provinces.index)
+    armies = state.frame("Armies")
+    seen.update(
+        str(p)
+        for p in armies.loc[(armies["Clan"] == clan) & (armies["Status"] != ArmyStatus.DESTROYED.value), "Province"]
+    )
+    characters = state.frame("Characters")
+    alive = (characters["Clan"] == clan) & (characters["Status"] == CharacterStatus.ALIVE.value)
+    seen.update(str(p) for p in characters.loc[alive, "Location"])
+    return {p for p in seen if p}
+
+
+def visible_armies(state: GameState, clan: str) -> list[str]:
+    """The armies the clan sees (its own, and every army standing in a province it sees), in Armies row order."""
+    armies = state.frame("Armies")
+    seen = visible_provinces(state, clan)
+    standing = armies["Status"] != ArmyStatus.DESTROYED.value
+    return [
+        str(a)
+        for a in armies.index
+        if standing[a] and (armies.at[a, "Clan"] == clan or armies.at[a, "Province"] in seen)
+    ]
+
+
+def audiences(state: GameState, clan: str) -> set[str]:
+    """The Notifications audiences a clan's report shows: public, the clan, its characters (living or not)."""
+    characters = state.frame("Characters")
+    names = {str(c) for c in characters.index[characters["Clan"] == clan]}
+    return {"public", f"clan:{clan}"} | {f"character:{n}" for n in names}
