@@ -650,6 +650,50 @@ def notify(source: str, webhooks_file: str, dry_run: bool, resend_unconfirmed: b
         sys.exit(code)
 
 
+@cli.command()
+@click.argument("source")
+@click.option("--webhooks", "webhooks_file", required=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="TOML file mapping clan:NAME (or clan:NAME/orders) to webhook URLs, as for notify.")  # fmt: skip
+@click.option("--before", "hours", required=True, type=click.FloatRange(min=0, min_open=True), metavar="HOURS",
+              help="Remind once the deadline is less than this many hours away.")  # fmt: skip
+@click.option("--now", "at", metavar="TIME", help="Run as if at TIME (as for resolve --now).")
+@click.option("--dry-run", is_flag=True, help="Say whom it would remind, and post and write nothing.")
+@json_option()
+def remind(source: str, webhooks_file: str, hours: float, at: str | None, dry_run: bool, as_json: bool) -> None:
+    """Before the deadline, tell each clan which of its living characters have not ordered yet.
+
+    Once per turn, when the turn's deadline is less than HOURS away: each clan's webhook gets the
+    names of its characters with no form response and no Orders row for the turn. The Game key
+    reminded_turn records it (with a History row) before anything is posted, so a clan is never
+    reminded twice. Run it hourly from cron.
+
+    Example: sheets-engine remind campaign.xlsx --webhooks webhooks.toml --before 6
+    """
+    from sheets_engine.notify import Webhooks
+    from sheets_engine.remind import remind as run_remind
+
+    webhooks = Webhooks.load(Path(webhooks_file))
+    report = run_remind(_store(source), webhooks, hours, now=_moment(at) if at else None, dry_run=dry_run)
+    code = EXIT_BAD_INPUT if report.gone else EXIT_FAILURE if report.failed else EXIT_OK
+    if as_json:
+        status = "nothing_to_do" if report.reason else "ok" if code == EXIT_OK else "webhook_failed"
+        emit_json(payload(status, code, **report.summary()))
+    elif report.reason:
+        print_text(f"Nothing to do: {report.reason}.")
+    else:
+        verb = "Would remind" if dry_run else "Reminded"
+        named = sum(len(v) for v in report.reminded.values())
+        print_text(
+            f"{verb} {len(report.reminded)} clan(s) of {named} character(s) without an order for turn {report.turn}."
+        )
+        for clan in report.no_webhook:
+            print_text(f"Warning: no webhook for clan:{clan}: its players were not reminded.")
+    for clan, why in report.failed.items():
+        click.echo(f"Error: the {clan} clan was not reminded: {visible(why)}", err=True)
+    if code:
+        sys.exit(code)
+
+
 def _rows(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers[:10]) + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
 

@@ -82,6 +82,7 @@ class GameSettings(BaseModel):
     time_zone: Text = ""
     turn_hours: Count = 0
     cutoffs: Text = ""
+    reminded_turn: Count = 0  # written by `remind`: the last turn whose players were reminded
 
     @field_validator("time_zone")
     @classmethod

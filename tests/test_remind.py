@@ -1,0 +1,137 @@
+"""`sheets-engine remind`: before the deadline, each clan hears who of its characters has not ordered.
+
+Against the local Discord stand-in (tests/standin/discord.py), never the network.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheets_engine import app
+from sheets_engine.stores.xlsx import WorkbookStore
+from tests.gsheets_support import run_cli
+from tests.standin.discord import FakeDiscord, serve_discord
+from tests.support import tabs
+
+DEADLINE = "2026-11-28 20:00:00"  # Asia/Tokyo; the demo's responses were sent that afternoon
+CLANS = ("Oda", "Takeda", "Uesugi", "Mori", "Imagawa")
+
+
+@pytest.fixture
+def discord() -> Iterator[tuple[FakeDiscord, str]]:
+    fake = FakeDiscord()
+    with serve_discord(fake) as base:
+        yield fake, base
+
+
+@pytest.fixture
+def hooks(tmp_path: Path, discord: tuple[FakeDiscord, str]) -> Path:
+    """One webhook per clan: clan N of CLANS is webhook N."""
+    fake, base = discord
+    lines = []
+    for number, clan in enumerate(CLANS, start=1):
+        fake.add(f"{number}/t{number}")
+        lines.append(f'"clan:{clan}" = "{base}/{number}/t{number}"')
+    path = tmp_path / "hooks.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    """The demo with a deadline; Niwa Nagahide and Takeda Shingen have not ordered, and Baba
+    Nobuharu's order came a minute after the deadline (it belongs to turn 2), as Kinoshita
+    Tokichiro's does in the demo (20:02)."""
+    laid = tabs(demo=True, game={"deadline": DEADLINE, "time_zone": "Asia/Tokyo", "turn_hours": 24})
+    header, *responses = laid["Form Responses 1"]
+    kept = [r for r in responses if r[2] not in ("Niwa Nagahide", "Takeda Shingen")]
+    for row in kept:
+        if row[2] == "Baba Nobuharu":
+            row[0] = "2026-11-28 20:01:00"
+    laid["Form Responses 1"] = [header, *kept]
+    path = tmp_path / "c.xlsx"
+    WorkbookStore(path).create(laid)
+    return path
+
+
+def posted_by_clan(fake: FakeDiscord) -> dict[str, str]:
+    return {CLANS[int(p.webhook.split("/")[0]) - 1]: p.content for p in fake.posted}
+
+
+def test_remind_names_each_clans_characters_without_an_order(
+    campaign: Path, hooks: Path, discord: tuple[FakeDiscord, str], capsys: Any, monkeypatch: Any
+) -> None:
+    fake, _ = discord
+    code, out, err = run_cli(
+        ["remind", str(campaign), "--webhooks", str(hooks), "--before", "6", "--now", "2026-11-28 17:00"],
+        capsys,
+        monkeypatch,
+    )
+    assert code == 0, err
+    assert out.strip() == "Reminded 2 clan(s) of 4 character(s) without an order for turn 1."
+    assert posted_by_clan(fake) == {
+        "Oda": "**Turn 1** · orders\nThe deadline is 2026-11-28 20:00:00 (Asia/Tokyo), in 3 h 00 min. "
+        "No order yet from: Kinoshita Tokichiro, Niwa Nagahide.",  # his came at 20:02, for turn 2
+        "Takeda": "**Turn 1** · orders\nThe deadline is 2026-11-28 20:00:00 (Asia/Tokyo), in 3 h 00 min. "
+        "No order yet from: Takeda Shingen, Baba Nobuharu.",
+    }
+    # the reminder is recorded, with its History row
+    rows = [r for r in _history(campaign) if r["Cause"] == "deadline reminder"]
+    assert [(r["Tab"], r["Key"], r["Column"], r["Old"], r["New"]) for r in rows] == [
+        ("Game", "reminded_turn", "Value", "0", 1)
+    ]
+
+
+def test_a_second_remind_in_the_same_turn_posts_nothing(
+    campaign: Path, hooks: Path, discord: tuple[FakeDiscord, str], capsys: Any, monkeypatch: Any
+) -> None:
+    fake, _ = discord
+    args = ["remind", str(campaign), "--webhooks", str(hooks), "--before", "6", "--json"]
+    run_cli([*args, "--now", "2026-11-28 17:00"], capsys, monkeypatch)
+    code, out, _ = run_cli([*args, "--now", "2026-11-28 18:00"], capsys, monkeypatch)
+    body = json.loads(out)
+    assert code == 0 and (body["status"], body["reason"]) == (
+        "nothing_to_do",
+        "the clans were reminded for turn 1 already",
+    )
+    assert len(fake.posted) == 2
+
+
+@pytest.mark.parametrize(
+    ("now", "reason"),
+    [
+        ("2026-11-28 13:59", "turn 1's deadline is more than 6 hour(s) away"),
+        ("2026-11-28 20:00", "turn 1's deadline has passed: resolve is next"),
+    ],
+)
+def test_remind_outside_the_window_before_the_deadline_does_nothing(
+    campaign: Path, hooks: Path, discord: tuple[FakeDiscord, str], capsys: Any, monkeypatch: Any, now: str, reason: str
+) -> None:
+    fake, _ = discord
+    code, out, _ = run_cli(
+        ["remind", str(campaign), "--webhooks", str(hooks), "--before", "6", "--now", now, "--json"],
+        capsys,
+        monkeypatch,
+    )
+    assert code == 0 and json.loads(out)["reason"] == reason and fake.posted == []
+
+
+def test_a_campaign_without_a_deadline_is_never_reminded(
+    tmp_path: Path, hooks: Path, discord: tuple[FakeDiscord, str], capsys: Any, monkeypatch: Any
+) -> None:
+    path = tmp_path / "d.xlsx"
+    app.init(str(path), demo=True)
+    code, out, _ = run_cli(["remind", str(path), "--webhooks", str(hooks), "--before", "6"], capsys, monkeypatch)
+    assert code == 0 and out.strip() == "Nothing to do: no deadline is set (the Game key deadline)."
+    assert discord[0].posted == []
+
+
+def _history(path: Path) -> list[dict[str, Any]]:
+    from sheets_engine.history import read_history
+
+    return read_history(WorkbookStore(path))
