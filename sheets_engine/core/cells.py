@@ -120,7 +120,9 @@ def timestamp_text(value: Any) -> str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         if not 0 < value < 2_958_466:
             raise ValueError("expected a date and time (this number is not one a spreadsheet can show)")
-        moment = datetime(1899, 12, 30) + timedelta(days=float(value))
+        from openpyxl.utils.datetime import from_excel  # only a Google read gives serials: load it then
+
+        moment = from_excel(value)  # days since 1899-12-30, as Excel and Google Sheets count them
         return moment.strftime("%Y-%m-%d %H:%M:%S")
     return _typed_timestamp(_text(value))
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from gspread.utils import a1_to_rowcol, absolute_range_name, rowcol_to_a1
+
 from sheets_engine.core.store import Choice
 from sheets_engine.stores.guard import Cell, column_letter
 
@@ -28,14 +30,13 @@ DEFAULT_ROWS, DEFAULT_COLUMNS = 1000, 26  # what Google gives a new tab
 
 def quote_title(title: str) -> str:
     """A tab title as A1 notation wants it: in single quotes, inner quotes doubled."""
-    return "'" + title.replace("'", "''") + "'"
+    return absolute_range_name(title)
 
 
 def a1_range(title: str, row1: int, col1: int, row2: int, col2: int) -> str:
     """`'Tab'!B2:C9` (1-based, inclusive); a single cell is `'Tab'!B2`."""
-    start = f"{column_letter(col1)}{row1}"
-    end = f"{column_letter(col2)}{row2}"
-    return f"{quote_title(title)}!{start}" + ("" if start == end else f":{end}")
+    start, end = rowcol_to_a1(row1, col1), rowcol_to_a1(row2, col2)
+    return absolute_range_name(title, start if start == end else f"{start}:{end}")
 
 
 _REPLY_RANGE = re.compile(r"^(?P<title>'(?:[^']|'')*'|[^!]*)!(?P<c1>[A-Z]+)(?P<r1>\d+)(?::(?P<c2>[A-Z]+)(?P<r2>\d+))?$")
@@ -52,10 +53,7 @@ def reply_range(a1: str) -> tuple[str, int, int] | None:
     if title.startswith("'") and title.endswith("'"):
         title = title[1:-1].replace("''", "'")
     letters, row = (match["c2"], match["r2"]) if match["c2"] else (match["c1"], match["r1"])
-    column = 0
-    for letter in letters:
-        column = column * 26 + ord(letter) - 64
-    return title, int(row), column
+    return title, *a1_to_rowcol(f"{letters}{row}")
 
 
 def extended_value(value: Any) -> dict[str, Any] | None:

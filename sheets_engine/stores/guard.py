@@ -128,12 +128,11 @@ def _at(values: tuple[Any, ...], position: int) -> Any:
 
 
 def column_letter(column: int) -> str:
-    """1 -> A, 27 -> AA: the column's name in A1 notation."""
-    letters = ""
-    while column > 0:
-        column, rest = divmod(column - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
+    """1 -> A, 27 -> AA: the column's name in A1 notation (gspread's, imported when needed: the
+    workbook path reports conflicts too, and should not pay for loading gspread on every run)."""
+    from gspread.utils import rowcol_to_a1
+
+    return rowcol_to_a1(1, column)[:-1]
 
 
 def _blank(value: Any) -> bool:
