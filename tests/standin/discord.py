@@ -13,13 +13,13 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
-from wsgiref.simple_server import WSGIRequestHandler, make_server
+
+from tests.standin.server import serve
 
 PATH = re.compile(r"^/api/webhooks/(\d+)/([A-Za-z0-9_-]+)$")
 PARSE_WORDS = {"everyone", "users", "roles"}
@@ -132,20 +132,8 @@ def _reply(start_response: Any, status: int, body: Any, headers: list[tuple[str,
     return [data]
 
 
-class _Quiet(WSGIRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        """Say nothing: a test's output is its own."""
-
-
 @contextmanager
 def serve_discord(fake: FakeDiscord) -> Iterator[str]:
     """Run the stand-in on a free port of 127.0.0.1; yields its webhook base URL."""
-    server = make_server("127.0.0.1", 0, fake, handler_class=_Quiet)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/api/webhooks"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serve(fake) as root:
+        yield f"{root}/api/webhooks"

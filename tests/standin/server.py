@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -17,8 +17,8 @@ class _Quiet(WSGIRequestHandler):
 
 
 @contextmanager
-def serve(fake: FakeSheets) -> Iterator[str]:
-    """Run the stand-in on a free local port; yields its root URL (http://127.0.0.1:PORT)."""
+def serve(fake: FakeSheets | Callable[..., Any]) -> Iterator[str]:
+    """Run a stand-in (any WSGI app) on a free local port; yields its root URL (http://127.0.0.1:PORT)."""
     server: WSGIServer = make_server("127.0.0.1", 0, fake, handler_class=_Quiet)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
