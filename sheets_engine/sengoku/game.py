@@ -82,6 +82,11 @@ class GameSettings(BaseModel):
     time_zone: Text = ""
     turn_hours: Count = 0
     cutoffs: Text = ""
+    # The linked Google Form (issue 17); optional: `form sync` writes them when it first links the Form.
+    form_id: Text = ""
+    form_character_item: Text = ""
+    form_order_item: Text = ""
+    form_target_item: Text = ""
 
     @field_validator("time_zone")
     @classmethod
