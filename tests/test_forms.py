@@ -173,7 +173,7 @@ def test_form_sync_exits_3_when_the_form_was_edited(forms, tmp_path, capsys, mon
     forms.fake.require_token = True  # the key file's token, through the AuthorizedSession
     forms.fake.gm_edit_after_get = True
 
-    code, out, err = run_cli(
+    code, _out, err = run_cli(
         ["--credentials", str(key_file), "form", "sync", str(path), "--form", FORM], capsys, monkeypatch
     )
 
