@@ -146,7 +146,7 @@ def resolve(
         form_id = str(campaign.state.game("form_id", "") or "").strip()
         if not form_id or dry_run or outcome.status is RunStatus.NOTHING:
             return _commit(campaign, outcome, dry_run, moment, overwrite_formulas)
-        from sheets_engine.forms import FormGate
+        from sheets_engine.stores.gforms import FormGate
 
         gate = FormGate(form_id, forms)
         gate.close()

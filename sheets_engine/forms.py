@@ -15,9 +15,7 @@ sync reads the sheet once, the Form once, and writes the Form once.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -38,7 +36,6 @@ KEY_NOTES = {
     "form_order_item": "Written by form sync: the Form's Order question (its item id)",
     "form_target_item": "Written by form sync: the Form's Target question (its item id)",
 }
-log = logging.getLogger("sheets_engine")
 
 
 def form_choices(state: GameState) -> dict[str, list[str]]:
@@ -211,49 +208,3 @@ def _link(state: GameState, keys: dict[str, str]) -> Outcome:
             draft.add_row("Game", {"Key": key, "Value": value, "Notes": KEY_NOTES[key]}, "form sync: the Form linked")
     turn = int(state.game("turn", 0) or 0)
     return Outcome(draft.finish(), draft.changes, dict(draft.logs), turn, {}, step="form sync")
-
-
-@dataclass
-class FormGate:
-    """The Form closed to responses while a due turn resolves, and opened again after the write.
-
-    A failure to close or reopen is recorded (and logged as a warning), never raised: the cutoff
-    already keeps late answers out of the turn, so the resolution goes on either way.
-    """
-
-    form_id: str
-    client_factory: Callable[[], Any] | None
-    events: dict[str, Any] = field(default_factory=dict)
-    _client: Any = None
-
-    def close(self) -> bool:
-        """Stop the Form accepting responses; True if Google did."""
-        return self._set(False, "closed")
-
-    def reopen(self) -> bool:
-        """Let the Form accept responses again (only after a close that worked)."""
-        if not self.events.get("closed"):
-            self.events["reopened"] = False
-            return False
-        return self._set(True, "reopened")
-
-    def _set(self, accepting: bool, what: str) -> bool:
-        try:
-            if self._client is None:
-                if self.client_factory is None:
-                    raise StoreError("no Google credentials were given for the Forms API")
-                self._client = self.client_factory()
-            self._client.set_accepting(self.form_id, accepting)
-        except Exception as error:  # reported, never silent, never a stop: see the class docstring
-            verb = "open" if accepting else "close"
-            message = f"the Form {self.form_id} could not be {what} ({error})"
-            if not accepting:
-                message += ": late answers still wait for the next turn (the deadline is the cutoff)"
-            else:
-                message += f": {verb} it by hand (Form > Responses > Accepting responses)"
-            self.events[what] = False
-            self.events.setdefault("errors", []).append(message)
-            log.warning(message)
-            return False
-        self.events[what] = True
-        return True

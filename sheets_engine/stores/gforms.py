@@ -9,7 +9,10 @@ points the client at a local stand-in (tests); production talks to forms.googlea
 
 from __future__ import annotations
 
+import logging
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import requests
@@ -22,6 +25,7 @@ from sheets_engine.stores.guard import ConflictError
 FORMS_ROOT = "https://forms.googleapis.com"
 FORMS_SCOPE = "https://www.googleapis.com/auth/forms.body"
 FORMS_ROOT_ENV = "SHEETS_ENGINE_FORMS_API"  # a local stand-in's root (tests); unset in production
+log = logging.getLogger("sheets_engine")
 DOCS = "the Google Sheets set-up guide (docs/google-sheets.md in the sheets-engine repository)"
 
 
@@ -177,3 +181,49 @@ def forms_client(credentials: Any, retry: RetryPolicy | None = None, api_root: s
     session = AuthorizedSession(credentials, refresh_timeout=policy.timeout[1])
     account = getattr(credentials, "service_account_email", None) or "the service account"
     return FormsClient(session, policy, api_root, account)
+
+
+@dataclass
+class FormGate:
+    """The Form closed to responses while a due turn resolves, and opened again after the write.
+
+    A failure to close or reopen is recorded (and logged as a warning), never raised: the cutoff
+    already keeps late answers out of the turn, so the resolution goes on either way.
+    """
+
+    form_id: str
+    client_factory: Callable[[], Any] | None
+    events: dict[str, Any] = field(default_factory=dict)
+    _client: Any = None
+
+    def close(self) -> bool:
+        """Stop the Form accepting responses; True if Google did."""
+        return self._set(False, "closed")
+
+    def reopen(self) -> bool:
+        """Let the Form accept responses again (only after a close that worked)."""
+        if not self.events.get("closed"):
+            self.events["reopened"] = False
+            return False
+        return self._set(True, "reopened")
+
+    def _set(self, accepting: bool, what: str) -> bool:
+        try:
+            if self._client is None:
+                if self.client_factory is None:
+                    raise StoreError("no Google credentials were given for the Forms API")
+                self._client = self.client_factory()
+            self._client.set_accepting(self.form_id, accepting)
+        except Exception as error:  # reported, never silent, never a stop: see the class docstring
+            verb = "open" if accepting else "close"
+            message = f"the Form {self.form_id} could not be {what} ({error})"
+            if not accepting:
+                message += ": late answers still wait for the next turn (the deadline is the cutoff)"
+            else:
+                message += f": {verb} it by hand (Form > Responses > Accepting responses)"
+            self.events[what] = False
+            self.events.setdefault("errors", []).append(message)
+            log.warning(message)
+            return False
+        self.events[what] = True
+        return True
