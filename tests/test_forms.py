@@ -327,3 +327,68 @@ def test_the_key_file_asks_for_the_forms_scope(tmp_path: Path):
         "https://www.googleapis.com/auth/spreadsheets",
         "https://www.googleapis.com/auth/forms.body",
     ]
+
+
+SHEETS_KINDS = (
+    ("/token", "token"),
+    ("values:batchGetByDataFilter", "guard"),
+    ("values:batchGet", "read"),
+    (":batchUpdate", "write"),
+)
+
+
+def test_resolve_on_a_google_sheet_closes_and_reopens_the_form_through_the_sheets_session(
+    forms, events, tmp_path, capsys, monkeypatch
+):
+    from tests.standin.campaigns import demo_tabs as sheet_demo
+    from tests.standin.fake_sheets import FakeSheets
+    from tests.standin.keys import TEST_ACCOUNT
+    from tests.standin.server import serve
+
+    fake = FakeSheets()
+
+    def logged(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        path = environ["PATH_INFO"]
+        name = next((n for end, n in SHEETS_KINDS if path.endswith(end)), "metadata")
+        events.append(f"sheets.{name}")
+        return fake(environ, start_response)
+
+    laid = sheet_demo()
+    wanted = {**DUE, "form_id": FORM}
+    for row in laid["Game"][1:]:
+        row[1] = wanted.pop(row[0], row[1])
+    laid["Game"] += [[key, value, ""] for key, value in wanted.items()]
+    with serve(logged) as root:  # type: ignore[arg-type]  # any WSGI app serves
+        fake.add_spreadsheet(KEY, "forms", editors=[TEST_ACCOUNT])
+        key_file = write_key_file(tmp_path, token_uri=f"{root}/token")
+        from sheets_engine.stores.gsheets import GoogleSheetsStore
+
+        GoogleSheetsStore.open(f"gsheet:{KEY}", key_file, api_root=root).create(laid, overwrite=True)
+        events.clear()
+        monkeypatch.setenv(FORMS_ROOT_ENV, forms.root)
+        monkeypatch.setattr(
+            "sheets_engine.stores.gsheets.GoogleSheetsStore.open",
+            classmethod(lambda cls, source, credentials=None: cls(KEY, load(key_file), api_root=root, retry=QUICK)),
+        )
+        args = ["resolve", f"gsheet:{KEY}", "--now", "2026-11-30 20:05", "--json"]
+        code, out, _err = run_cli(args, capsys, monkeypatch)
+
+    assert code == 0, out
+    assert json.loads(out)["form"] == {"form_id": FORM, "closed": True, "reopened": True}
+    assert events == [
+        "sheets.token",
+        "sheets.metadata",
+        "sheets.read",
+        "forms.setPublishSettings",
+        "sheets.metadata",
+        "sheets.read",
+        "sheets.guard",
+        "sheets.write",
+        "forms.setPublishSettings",
+    ]
+
+
+def load(key_file: Path) -> Any:
+    from sheets_engine.stores.gsheets import load_credentials
+
+    return load_credentials(key_file)
