@@ -392,3 +392,47 @@ def load(key_file: Path) -> Any:
     from sheets_engine.stores.gsheets import load_credentials
 
     return load_credentials(key_file)
+
+
+def workbook_with_a_form(tmp_path: Path) -> Path:
+    """The demo workbook with a deadline passed and a form_id."""
+    import openpyxl
+
+    path = tmp_path / "camp.xlsx"
+    app.init(str(path), demo=True)
+    book = openpyxl.load_workbook(path)
+    game = book["Game"]
+    wanted = {**DUE, "form_id": FORM}
+    for row in game.iter_rows(min_row=2):
+        if row[0].value in wanted:
+            row[1].value = wanted.pop(row[0].value)
+    for key, value in wanted.items():
+        game.append([key, value, ""])
+    book.save(path)
+    return path
+
+
+def test_resolve_says_on_stderr_and_in_json_that_the_form_could_not_be_closed(forms, tmp_path, capsys, monkeypatch):
+    path = workbook_with_a_form(tmp_path)
+    key_file = write_key_file(tmp_path, token_uri=f"{forms.root}/token")
+    monkeypatch.setenv(FORMS_ROOT_ENV, forms.root)
+    forms.fake.unshared.add(FORM)
+    args = ["--credentials", str(key_file), "resolve", str(path), "--now", "2026-11-30 20:05", "--json"]
+
+    code, out, err = run_cli(args, capsys, monkeypatch)
+
+    assert code == 0, out
+    reply = json.loads(out)
+    assert reply["resolved"] is True
+    assert reply["form"]["closed"] is False and reply["form"]["reopened"] is False
+    [error] = reply["form"]["errors"]
+    assert error.startswith(f"the Form {FORM} could not be closed (Google Forms answered 403 when the engine tried")
+    assert f"Warning: the Form {FORM} could not be closed" in err
+
+
+def test_form_sync_dry_run_changes_neither_the_form_nor_the_sheet(forms, events):
+    sheet = Sheet(demo_tabs(), events)
+    report = sync(sheet, forms.client(), FORM, dry_run=True)
+    assert report.options == {"Character": 17, "Order": 15, "Target": 32 + 12 + 5 + 17}
+    assert events == ["sheet.read", "forms.get"]
+    assert game_value(sheet, "form_id") is None
