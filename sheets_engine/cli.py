@@ -360,7 +360,10 @@ def _forms(store: Any) -> Any:
 
 @cli.group()
 def form() -> None:
-    """The Google Form players send orders with: keep its dropdowns in step with the sheet."""
+    """The Google Form players send orders with: keep its dropdowns in step with the sheet.
+
+    Example: sheets-engine form sync gsheet:KEY --form FORM_ID
+    """
 
 
 @form.command("sync")
