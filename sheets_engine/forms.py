@@ -176,12 +176,13 @@ def sync(
         )
     form = client.get(chosen)
     items = {name: str(state.game(key, "") or "").strip() for name, key in QUESTIONS}
-    linking = not all(items.values())
+    stored = str(state.game("form_id", "") or "").strip()
+    linking = not all(items.values()) or (bool(stored) and stored != chosen)  # another Form: link it anew
     keys: dict[str, str] = {}
     if linking:
         items = find_questions(form)
         keys = {key: items[name] for name, key in QUESTIONS}
-    if str(state.game("form_id", "") or "").strip() != chosen:
+    if stored != chosen:
         keys["form_id"] = chosen
     requests_ = update_requests(form, items, form_choices(state))
     spreadsheet = getattr(store, "key", None)

@@ -147,6 +147,14 @@ def test_a_linked_form_is_found_by_item_id_never_by_title_again(forms, events):
     assert where == {"1a2b3c01": 5, "1a2b3c02": 1, "1a2b3c03": 2}
     assert not report.linked_now
 
+    # --form naming another Form links that one anew, by title, and keeps its ids.
+    other = order_form("1Second", KEY)
+    for item in other["items"]:
+        item["itemId"] = "9" + item["itemId"][1:]
+    forms.fake.add(other)
+    assert sync(sheet, forms.client(), "1Second").linked_now
+    assert [game_value(sheet, k) for k in ("form_id", "form_character_item")] == ["1Second", "9a2b3c01"]
+
 
 def test_a_form_a_gm_edits_between_get_and_update_is_refused_and_nothing_is_lost(forms, events, capsys, monkeypatch):
     sheet = Sheet(demo_tabs({"form_id": FORM}), events)
