@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import inspect
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
@@ -56,6 +56,7 @@ class Report:
     resolution: str = ""
     status: RunStatus = RunStatus.RESOLVED
     headline: str = ""  # how the run ended, for the CLI to print as given
+    form: dict[str, Any] = field(default_factory=dict)  # the Form closed/reopened around the run, and errors
 
 
 # A resolution appends to History and never reads it back; History grows every turn.
@@ -119,6 +120,7 @@ def resolve(
     now: datetime | None = None,
     force: bool = False,
     overwrite_formulas: bool = False,
+    forms: Callable[[], Any] | None = None,
 ) -> Report:
     """Resolve the Game tab's turn; write everything it changed in one write.
 
@@ -128,6 +130,11 @@ def resolve(
     (default: the system's); a time without a zone is in the campaign's `time_zone`. A cell about
     to be written that holds a GM's formula stops the run (InvalidCampaign naming each cell, nothing
     written) unless `overwrite_formulas`.
+
+    With a Game key `form_id`, a due turn closes that Google Form to responses first (`forms` makes
+    the Forms client), reads the sheet again (answers sent until the close are in), resolves, writes,
+    and opens the Form again; the report's `form` says what happened. A campaign without one, a dry
+    run, or a turn not due makes no Forms request.
     """
     store = _store(source)
     with exclusive(store, "resolve", dry_run):
@@ -136,7 +143,20 @@ def resolve(
         if moment.tzinfo is None:  # a time given without a zone is the campaign's (where its deadline is)
             moment = moment.replace(tzinfo=_campaign_zone(campaign.state))
         outcome = campaign.ruleset.resolve(campaign.state, moment, force)
-        return _commit(campaign, outcome, dry_run, moment, overwrite_formulas)
+        form_id = str(campaign.state.game("form_id", "") or "").strip()
+        if not form_id or dry_run or outcome.status is RunStatus.NOTHING:
+            return _commit(campaign, outcome, dry_run, moment, overwrite_formulas)
+        from sheets_engine.stores.gforms import FormGate
+
+        gate = FormGate(form_id, forms)
+        gate.close()
+        try:
+            campaign = _checked(store)  # the second read: what the Form wrote until it closed
+            outcome = campaign.ruleset.resolve(campaign.state, moment, force)
+            report = _commit(campaign, outcome, dry_run, moment, overwrite_formulas)
+        finally:
+            gate.reopen()  # also when the write failed: the turn is not resolved, players may still send
+        return replace(report, form={"form_id": form_id, **gate.events})
 
 
 def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetime | None = None) -> Report:

@@ -328,13 +328,87 @@ def resolve(source: str, dry_run: bool, as_json: bool, force: bool, at: str | No
     from sheets_engine import app
 
     now = _moment(at) if at else None
+    store = _store(source)
     report = _with_progress(
         lambda: app.resolve(
-            _store(source), dry_run=dry_run, now=now, force=force, overwrite_formulas=overwrite_formulas
+            store, dry_run=dry_run, now=now, force=force, overwrite_formulas=overwrite_formulas, forms=_forms(store)
         ),
         as_json,
     )
     _print_resolution(report, as_json)
+
+
+def _forms(store: Any) -> Any:
+    """Makes the Forms client when one is needed: the Google Sheet's own session (its credentials carry
+    the forms.body scope), else the --credentials key file. $SHEETS_ENGINE_FORMS_API moves it to a stand-in."""
+
+    def make() -> Any:
+        import os
+
+        from sheets_engine.stores.gforms import FORMS_ROOT_ENV, FormsClient, forms_client
+        from sheets_engine.stores.gsheets import load_credentials
+
+        root = os.environ.get(FORMS_ROOT_ENV) or None
+        client = getattr(store, "client", None)
+        if getattr(client, "session", None) is not None and hasattr(store, "account"):
+            return FormsClient(client.session, client.retry, root, store.account)
+        options = click.get_current_context().find_root().obj or {}
+        return forms_client(load_credentials(options.get("credentials")), api_root=root)
+
+    return make
+
+
+@cli.group()
+def form() -> None:
+    """The Google Form players send orders with: keep its dropdowns in step with the sheet.
+
+    Example: sheets-engine form sync gsheet:KEY --form FORM_ID
+    """
+
+
+@form.command("sync")
+@click.argument("source")
+@click.option("--form", "form_id", metavar="FORM_ID", help="The Form's id (the long id in its edit URL); kept in Game.")
+@click.option("--dry-run", is_flag=True, help="Say how many options each question would get, and change nothing.")
+@json_option()
+def form_sync(source: str, form_id: str | None, dry_run: bool, as_json: bool) -> None:
+    """Set the Form's Character, Order and Target dropdowns from the sheet, in one update.
+
+    Character gets the living characters, Order the order names (Missions), Target every province,
+    army, clan and living character. The first run finds the questions by title and keeps their
+    ids in the Game tab (form_character_item, form_order_item, form_target_item); later runs use
+    the ids. Warns when the Form is not linked to this spreadsheet or does not collect Verified
+    emails. Exits 3 if a GM edited the Form meanwhile (nothing changed: run again).
+
+    Example: sheets-engine form sync gsheet:KEY --form 1FAIpQLSf...
+    """
+    from sheets_engine import app
+    from sheets_engine.forms import sync
+
+    store = _store(source)
+    with app.exclusive(store, "form sync", dry_run):
+        report = sync(store, _forms(store)(), form_id, dry_run=dry_run)
+    if as_json:
+        emit_json(
+            payload(
+                "ok",
+                EXIT_OK,
+                form_id=report.form_id,
+                dry_run=report.dry_run,
+                linked_now=report.linked_now,
+                options={snake(k): v for k, v in report.options.items()},
+                warnings=report.warnings,
+                cells_written=report.cells_written,
+            )
+        )
+    else:
+        verb = "Would set" if dry_run else "Set"
+        counts = ", ".join(f"{name} {count}" for name, count in report.options.items())
+        print_text(f"{verb} the Form's options ({counts}).")
+        if report.linked_now:
+            print_text("Linked: the questions' item ids are kept in the Game tab from now on.")
+    for warning in report.warnings:
+        click.echo(f"Warning: {visible(warning)}", err=True)
 
 
 def _moment(text: str) -> datetime:
@@ -361,6 +435,7 @@ def _resolution_payload(report: Any, **extra: Any) -> dict[str, Any]:
         "resolution": report.resolution if report.history else "",
         "notifications": len(report.logs.get("Notifications", [])),
         "battles": len(report.logs.get("Battles", [])),
+        **({"form": report.form} if report.form else {}),
         **extra,
     }
     # The summary's counts come first; the rows actually written win a clash of names.
@@ -384,6 +459,9 @@ def _print_resolution(report: Any, as_json: bool) -> None:
     lines = [[name, value] for name, value in summary.items() if name not in ("resolved", "turn", "year", "winter")]
     lines.append(["cells changed", len(report.changes)])
     lines.append(["notifications", len(report.logs.get("Notifications", []))])
+    if report.form:
+        done = [w for w, ok in (("closed", report.form.get("closed")), ("reopened", report.form.get("reopened"))) if ok]
+        lines.append(["form", " and ".join(done) if done else "not closed"])
     print_table(("", ""), lines, report.headline)  # the ruleset's words, as given
 
 

@@ -83,6 +83,11 @@ class GameSettings(BaseModel):
     turn_hours: Count = 0
     cutoffs: Text = ""
     reminded_turn: Count = 0  # written by `remind`: the last turn whose players were reminded
+    # The linked Google Form (issue 17); optional: `form sync` writes them when it first links the Form.
+    form_id: Text = ""
+    form_character_item: Text = ""
+    form_order_item: Text = ""
+    form_target_item: Text = ""
 
     @field_validator("time_zone")
     @classmethod

@@ -46,7 +46,8 @@ from sheets_engine.stores.guard import (
     find_reshapes,
 )
 
-SCOPES = ("https://www.googleapis.com/auth/spreadsheets",)  # spreadsheets only: no Drive access
+# Spreadsheets, and the Forms a GM shares (form sync, closing the Form at the deadline): no Drive access.
+SCOPES = ("https://www.googleapis.com/auth/spreadsheets", "https://www.googleapis.com/auth/forms.body")
 PREFIX = "gsheet:"
 CREDENTIALS_ENV = "GOOGLE_APPLICATION_CREDENTIALS"
 # Named as a user finds it: a wheel install has no docs folder, the repository and its site do.
