@@ -30,7 +30,7 @@ from sheets_engine.cli import main
 from sheets_engine.core.tables import Draft
 from sheets_engine.sengoku import phases as turn_module  # the phases and resolve_turn (issue 14)
 from sheets_engine.stores import xlsx, xlsx_patch
-from sheets_engine.stores.base import CellWrite, RawTab
+from sheets_engine.stores.base import CellWrite, RawTab, as_cells
 from sheets_engine.stores.lock import lock_path
 from sheets_engine.stores.memory import MemoryStore
 from sheets_engine.stores.xlsx import WorkbookStore
@@ -49,7 +49,7 @@ class Recording(WorkbookStore):
     cells: list[CellWrite]
 
     def write(self, cells: list[CellWrite]) -> None:
-        self.cells = list(cells)
+        self.cells = as_cells(cells)  # appended rows as single cells, to be replayed by a child process
 
 
 @pytest.fixture(scope="module")

@@ -24,13 +24,13 @@ import os
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from sheets_engine.stores.base import CellWrite, Choice, RawTab, StoreError
+from sheets_engine.stores.base import Choice, RawTab, RowsAppended, StoreError, Write
 from sheets_engine.stores.guard import ConflictError
 from sheets_engine.stores.lock import CampaignBusy, FileLock
 
@@ -215,7 +215,7 @@ class WorkbookStore:
         except (CalamineError, zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
             raise StoreError(f"{self.path} is not a readable .xlsx workbook ({error})") from error
 
-    def write(self, cells: list[CellWrite]) -> None:
+    def write(self, cells: Sequence[Write]) -> None:
         """Set these cells and save atomically (temporary file, then rename).
 
         Only the rows holding changed cells are rewritten (see xlsx_patch): everything else in
@@ -224,9 +224,15 @@ class WorkbookStore:
         """
         if not cells:
             return
-        grouped: dict[str, dict[int, dict[int, Any]]] = {}
+        from sheets_engine.stores.xlsx_patch import Appended, SheetWrites
+
+        grouped: dict[str, SheetWrites] = {}
         for cell in cells:
-            grouped.setdefault(cell.tab, {}).setdefault(cell.row, {})[cell.column] = cell.value
+            tab = grouped.setdefault(cell.tab, SheetWrites())
+            if isinstance(cell, RowsAppended):  # History's rows: written whole, not cell by cell
+                tab.appended.append(Appended(cell.first_row, cell.columns, cell.rows))
+            else:
+                tab.setdefault(cell.row, {})[cell.column] = cell.value
         with self.lock(), _setup_faults(self.path):
             self._check_writable()
             data, current = _load(self.real)
@@ -248,7 +254,7 @@ class WorkbookStore:
             how = "it was replaced by another copy of it"
         raise WorkbookChanged(self.path, how)
 
-    def _patch(self, grouped: dict[str, dict[int, dict[int, Any]]], data: bytes, current: Snapshot) -> None:
+    def _patch(self, grouped: Mapping[str, Mapping[int, Mapping[int, Any]]], data: bytes, current: Snapshot) -> None:
         from sheets_engine.stores.xlsx_patch import PatchError, patch_workbook
 
         def fill(temp: str) -> None:
