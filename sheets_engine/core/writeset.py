@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from typing import Any
 
 from sheets_engine.core.store import CellWrite, RawTab, RowsAppended, Write
@@ -54,8 +55,8 @@ def history_rows(state: GameState, changes: Iterable[Change], stamp: Stamp) -> l
             c.tab,
             history_key(state, c.tab, c.key),
             c.column,
-            "" if c.key in blanks.get(c.tab, {}).get(c.column, ()) else c.old,
-            c.new,
+            "" if c.key in blanks.get(c.tab, {}).get(c.column, ()) else _out(c.old),
+            _out(c.new),
             c.cause,
             c.roll,
         )
@@ -95,19 +96,26 @@ def cell_writes(
         writes.append(CellWrite(layout.title, numbers[c.tab][c.key], layout.columns[c.column], _out(c.new)))
     for tab, rows in logs.items():
         if rows:
-            writes.append(appended_rows(layouts[tab].title, layouts[tab].last_row, layouts[tab].columns, rows))
+            layout = layouts[tab]
+            # History's rows hold plain values already (history_rows); other log rows may hold numpy ones
+            writes.append(appended_rows(layout.title, layout.last_row, layout.columns, rows, plain=tab == "History"))
     return writes
 
 
-def appended_rows(title: str, last_row: int, columns: Mapping[str, int], rows: list[Mapping[str, Any]]) -> RowsAppended:
-    """Rows appended below `last_row` of a log tab, as one write (a column the tab lacks is left out)."""
+def appended_rows(
+    title: str, last_row: int, columns: Mapping[str, int], rows: list[Mapping[str, Any]], plain: bool = False
+) -> RowsAppended:
+    """Rows appended below `last_row` of a log tab, as one write (a column the tab lacks is left out).
+
+    With `plain`, the rows' values are known to be plain Python values (no numpy scalars to convert)."""
     names = [name for name in dict.fromkeys(name for row in rows for name in row) if name in columns]
-    return RowsAppended(
-        title,
-        last_row + 1,
-        tuple(columns[name] for name in names),
-        [tuple(_out(row.get(name)) for name in names) for row in rows],
-    )
+    if plain and len(names) > 1 and all(len(row) == len(names) for row in rows):
+        # every row has exactly these columns (History's rows do): all of a row's values in one C-level call
+        get = itemgetter(*names)
+        values = [get(row) for row in rows]
+    else:
+        values = [tuple(_out(row.get(name)) for name in names) for row in rows]
+    return RowsAppended(title, last_row + 1, tuple(columns[name] for name in names), values)
 
 
 def appended(
@@ -177,7 +185,14 @@ def _fit_rows(write: RowsAppended, limit: int) -> RowsAppended:
     def long(row: tuple[Any, ...]) -> bool:
         return any(isinstance(v, str) and len(v) > limit for v in row)
 
-    if not any(long(row) for row in write.rows):
+    for row in write.rows:  # plain loops: this looks at every cell History gets
+        for value in row:
+            if type(value) is str and len(value) > limit:
+                break
+        else:
+            continue
+        break
+    else:
         return write
     rows = [tuple(fit(v, limit) for v in row) if long(row) else row for row in write.rows]
     return replace(write, rows=rows)

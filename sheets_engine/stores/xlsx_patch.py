@@ -154,13 +154,15 @@ def rows_xml(block: Appended, prefix: bytes) -> bytes:
             if value is None or value == "":
                 continue
             if kind is str:
-                add(f'<{p}c r="{letter}{number}"{text_open}{escape(_ILLEGAL.sub("", value))}{text_close}')
+                add(f'<{p}c r="{letter}{number}"{text_open}{escape(value)}{text_close}')
             elif kind is int:
                 add(f'<{p}c r="{letter}{number}"><{p}v>{value}</{p}v></{p}c>')
             else:  # floats, booleans, dates and the rest: as a single cell writes them
                 add(cell_xml(f"{letter}{number}", value, b"", prefix).decode())
         add(f"</{p}row>")
-    return "".join(out).encode()
+    xml = "".join(out)
+    # characters XML 1.0 does not allow are dropped (as cell_xml does), in one pass: markup holds none
+    return (_ILLEGAL.sub("", xml) if _ILLEGAL.search(xml) else xml).encode()
 
 
 def _attrs(tag: bytes) -> dict[bytes, bytes]:
