@@ -182,7 +182,7 @@ class WorkbookStore:
         """
         from python_calamine import CalamineError, CalamineWorkbook
 
-        from sheets_engine.stores.xlsx_cells import declared_extents, scan_workbook
+        from sheets_engine.stores.xlsx_cells import declared_extents, header_and_length, scan_workbook
 
         if not self.path.is_file():
             raise StoreError(f"No workbook at {self.path}. Create one with: sheets-engine init {self.path}")
@@ -201,7 +201,12 @@ class WorkbookStore:
                 if title not in full:
                     if title in declared:
                         _check_extent(self.path, title, *declared[title])
-                    tabs[title] = _header_only(title, book.get_sheet_by_name(title))
+                    # History: its head and its last row from the sheet XML, its rows never parsed
+                    quick = header_and_length(io.BytesIO(data), title)
+                    if quick is not None:
+                        tabs[title] = RawTab(title, _raw_tab(title, [quick[0]]).header, [], quick[1])
+                    else:
+                        tabs[title] = _header_only(title, book.get_sheet_by_name(title))
                     continue
                 found = facts.get(title)
                 if found is not None:
