@@ -334,7 +334,7 @@ def expand_shared(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> bytes
     the file corrupt. Each child gets the master's formula moved to its own cell (openpyxl's
     Translator: =N2*2 in O3 becomes =N3*2).
     """
-    if b'"shared"' not in xml:
+    if not changes or b'"shared"' not in xml:  # rows only appended (History) overwrite no master
         return xml
     from openpyxl.formula.translate import Translator
 
