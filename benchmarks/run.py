@@ -1,7 +1,17 @@
-"""Benchmarks: each phase of a resolution, timed and measured, at several campaign sizes.
+"""Benchmarks: the engine's CPU time against a plain GM script and against the floor, and each phase.
 
-    python -m benchmarks.run                      # 68, 1,000, 10,000 and 100,000 provinces
+    python -m benchmarks.run                      # 68, 1,000 and 10,000 provinces
+    python -m benchmarks.run --large              # and 100,000
     python -m benchmarks.run --sizes 68,1000      # some sizes only
+
+Ratios first: at each size the engine (`sheets-engine resolve --force`, a whole process) and its two
+yardsticks run in turn on fresh copies of the same generated workbook, interleaved (engine, peer,
+floor, engine, ...), and the medians of their CPU times (user + system, the process's own
+accounting) are compared. The peer is benchmarks/peer.py (openpyxl, pandas, collect every tax,
+save); the floor is benchmarks/floor.py (calamine reads every tab into frames, the zip copied).
+They run on the campaign's first turn (every derived column still empty: the most changes and
+History rows a turn makes) and on its second (a turn in play), and on that second turn again with
+History padded to 400,000 rows (a campaign grown old).
 
 Each size runs in its own process (so peak memory is that size's own): a generated campaign is
 laid out as a workbook and recalculated once (as a campaign in play would be), then one turn is
@@ -16,18 +26,25 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-SIZES = (68, 1_000, 10_000, 100_000)
+SIZES = (68, 1_000, 10_000)
+LARGE = 100_000
+OLD_HISTORY = 400_000  # History rows of a campaign grown old
+NOTES = "<!-- notes: kept when the tables above are measured again -->"
+RUNS = {68: 5, 1_000: 5, 10_000: 3, 100_000: 1}  # interleaved runs of each command per size
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
 TARGETS = {68: 1.5, 10_000: 10.0, 100_000: 60.0}  # end-to-end seconds on 2 cores (issue 7)
 
@@ -106,6 +123,121 @@ def measure_one(size: int, workdir: Path) -> dict[str, Any]:
         "workbook_mib": path.stat().st_size / 2**20,
         "peak_mib": peak_mib(),
     }
+
+
+def cpu_seconds(command: list[str]) -> float:
+    """CPU time (user + system) of one whole process run to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, capture_output=True, check=True, cwd=HERE.parent)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def engine(path: Path) -> list[str]:
+    """The engine resolving the turn due (as cron runs it)."""
+    return [sys.executable, "-m", "sheets_engine", "resolve", str(path), "--json", "--force"]
+
+
+def peer(path: Path) -> list[str]:
+    """The plain GM script (benchmarks/peer.py)."""
+    return [sys.executable, "-m", "benchmarks.peer", str(path)]
+
+
+def floor(path: Path) -> list[str]:
+    """The floor (benchmarks/floor.py)."""
+    return [sys.executable, "-m", "benchmarks.floor", str(path)]
+
+
+def interleaved(commands: dict[str, Any], sources: dict[str, Path], runs: int, workdir: Path) -> dict[str, float]:
+    """Median CPU seconds of each named (command, source workbook), run in turn on fresh copies."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            copy = workdir / f"run-{name}.xlsx"
+            shutil.copy(sources[name], copy)
+            times[name].append(cpu_seconds(command(copy)))
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+_RENUMBER = re.compile(rb'(<row r=")\d+|(<c r="[A-Z]+)\d+')
+
+
+def set_history_length(path: Path, rows: int) -> None:
+    """Make the History tab hold exactly `rows` rows below its header, its own rows repeated as needed.
+
+    What History holds is never read by a turn (only its header and length), so copies of its rows
+    stand for the older turns of a campaign grown old.
+    """
+    from sheets_engine.stores.xlsx_patch import _ROW, sheet_parts
+
+    with zipfile.ZipFile(path) as archive:
+        part = sheet_parts(archive)["History"]
+        xml = archive.read(part)
+        entries = [(info, archive.read(info.filename)) for info in archive.infolist()]
+    start = xml.index(b"<sheetData>") + len(b"<sheetData>")
+    end = xml.index(b"</sheetData>")
+    found = [m.group(0) for m in _ROW.finditer(xml, start, end)]
+    header, body = found[0], found[1:]
+    out = [header]
+    for number in range(2, rows + 2):
+        row = body[(number - 2) % len(body)]
+        out.append(_RENUMBER.sub(lambda m, n=b"%d" % number: (m.group(1) or m.group(2)) + n, row))
+    xml = xml[:start] + b"".join(out) + xml[end:]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as target:
+        for info, data in entries:
+            target.writestr(info, xml if info.filename == part else data, compresslevel=1)
+
+
+def measure_ratios(size: int, workdir: Path, runs: int) -> dict[str, Any]:
+    """The engine's CPU time as ratios to the peer and to the floor, on a first turn and on a turn in play."""
+    from sheets_engine.generate import generate
+    from sheets_engine.stores.xlsx import WorkbookStore
+
+    fresh = workdir / f"fresh-{size}.xlsx"
+    WorkbookStore(fresh).create(generate(size, seed=1560), overwrite=True)
+    played = workdir / f"played-{size}.xlsx"
+    shutil.copy(fresh, played)
+    subprocess.run(engine(played), capture_output=True, check=True, cwd=HERE.parent)  # the first turn
+    sources = {"engine": fresh, "peer": fresh, "floor": fresh}
+    first = interleaved({"engine": engine, "peer": peer, "floor": floor}, sources, runs, workdir)
+    result: dict[str, Any] = {"size": size, "runs": runs, "first": first}
+    young = workdir / f"young-{size}.xlsx"
+    shutil.copy(played, young)
+    set_history_length(young, 10_000)
+    sources = {"engine": young, "floor": young}
+    if size == 10_000:
+        old = workdir / f"old-{size}.xlsx"
+        shutil.copy(played, old)
+        set_history_length(old, OLD_HISTORY)
+        sources["old"] = old
+    commands = {"engine": engine, "floor": floor} | ({"old": engine} if "old" in sources else {})
+    result["in_play"] = interleaved(commands, sources, runs, workdir)
+    return result
+
+
+def ratio_table(rows: list[dict[str, Any]]) -> str:
+    """The ratios as a markdown table, with the targets of issue 15."""
+
+    def mark(value: float, target: float | None) -> str:
+        return f"{value:.2f}x" + ("" if target is None else (" ok" if value <= target else f" (target {target}x)"))
+
+    lines = [
+        "| provinces | runs | first turn: engine CPU s | peer s | floor s | engine/peer | engine/floor "
+        "| in play: engine s | floor s | engine/floor | History 400k / 10k |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        first, play = r["first"], r["in_play"]
+        peer_target = 1.3 if r["size"] <= 68 else 1.0
+        big = r["size"] == 10_000
+        age = mark(play["old"] / play["engine"], 1.3) if "old" in play else ""
+        lines.append(
+            f"| {r['size']:,} | {r['runs']} | {first['engine']:.2f} | {first['peer']:.2f} | {first['floor']:.2f} | "
+            f"{mark(first['engine'] / first['peer'], peer_target)} | "
+            f"{mark(first['engine'] / first['floor'], 6.0 if big else None)} | {play['engine']:.2f} | "
+            f"{play['floor']:.2f} | {mark(play['engine'] / play['floor'], 2.0 if big else None)} | {age} |"
+        )
+    return "\n".join(lines)
 
 
 def measure_google(size: int, workdir: Path) -> dict[str, Any]:
@@ -242,59 +374,85 @@ def google_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _child(args: list[str], workdir: str, what: str) -> Any:
+    """One measurement in its own process (its peak memory is its own); its JSON line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", *args, "--workdir", workdir],
+        capture_output=True, text=True, cwd=HERE.parent, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        print(done.stderr, file=sys.stderr)
+        raise SystemExit(f"the {what} run failed")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
-    """Run every size in its own process and write benchmarks/results.md."""
+    """Measure every size (each in its own process), print the tables and write benchmarks/results.md."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="comma-separated province counts")
+    parser.add_argument("--large", action="store_true", help=f"add {LARGE:,} provinces (some minutes)")
+    parser.add_argument("--runs", type=int, help="interleaved runs of each command (default: by size)")
+    parser.add_argument("--phases", action="store_true", help="also time each phase of a resolution in-process")
     parser.add_argument("--google-sizes", default="68,1000,10000", help="sizes measured through the Sheets stand-in")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--google", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--mode", choices=("ratios", "phases", "google"), help=argparse.SUPPRESS)
     parser.add_argument("--workdir", help=argparse.SUPPRESS)
-    parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the table")
+    parser.add_argument("--output", default=str(HERE / "results.md"), help="where to write the tables")
     args = parser.parse_args()
     if args.one:
-        measure = measure_google if args.google else measure_one
-        print(json.dumps(measure(args.one, Path(args.workdir))))
+        if args.mode == "ratios":
+            print(json.dumps(measure_ratios(args.one, Path(args.workdir), args.runs or RUNS.get(args.one, 3))))
+        else:
+            measure = measure_google if args.mode == "google" else measure_one
+            print(json.dumps(measure(args.one, Path(args.workdir))))
         return
-    results = []
+    sizes = [int(s) for s in args.sizes.split(",") if s] + ([LARGE] if args.large else [])
+    ratios, results, google = [], [], []
     with tempfile.TemporaryDirectory(prefix="sheets-engine-bench-") as workdir:
-        for size in (int(s) for s in args.sizes.split(",")):
-            print(f"measuring {size:,} provinces ...", file=sys.stderr, flush=True)
-            done = subprocess.run(
-                [sys.executable, "-m", "benchmarks.run", "--one", str(size), "--workdir", workdir],
-                capture_output=True, text=True, cwd=HERE.parent, check=False,
-            )  # fmt: skip
-            if done.returncode != 0:
-                print(done.stderr, file=sys.stderr)
-                raise SystemExit(f"the {size:,}-province run failed")
-            results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-        google = []
+        for size in sizes:
+            print(f"ratios at {size:,} provinces ...", file=sys.stderr, flush=True)
+            extra = ["--runs", str(args.runs)] if args.runs else []
+            ratios.append(_child(["--one", str(size), "--mode", "ratios", *extra], workdir, f"{size:,}-province"))
+            print(ratio_table(ratios[-1:]), file=sys.stderr, flush=True)
+        for size in sizes if args.phases else []:
+            print(f"phases at {size:,} provinces ...", file=sys.stderr, flush=True)
+            results.append(_child(["--one", str(size), "--mode", "phases"], workdir, f"{size:,}-province"))
         for size in (int(s) for s in args.google_sizes.split(",") if s):
             print(f"measuring {size:,} provinces through the Google Sheets stand-in ...", file=sys.stderr, flush=True)
-            done = subprocess.run(
-                [sys.executable, "-m", "benchmarks.run", "--one", str(size), "--google", "--workdir", workdir],
-                capture_output=True, text=True, cwd=HERE.parent, check=False,
-            )  # fmt: skip
-            if done.returncode != 0:
-                print(done.stderr, file=sys.stderr)
-                raise SystemExit(f"the {size:,}-province Google run failed")
-            google.append({"size": size, **json.loads(done.stdout.strip().splitlines()[-1])})
-    report = "\n\n".join([
+            google.append({"size": size, **_child(["--one", str(size), "--mode", "google"], workdir, "Google")})
+    parts = [
         "# Benchmark results",
         f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {machine()}.",
-        "One turn resolved on the local workbook store, each phase timed in-process; `end to end` is a "
-        "separate `sheets-engine resolve` process on a fresh copy (start to exit). Peak MiB is the process's "
-        "peak resident memory after the phase. The campaign is generated (`sheets-engine generate`) and "
-        "recalculated once before, as a campaign in play would be.",
-        table(results),
-        "## Google Sheets: HTTP requests and bytes per resolution",
-        "Through the Google Sheets store against the local stand-in of the Sheets API "
-        "(tests/standin/fake_sheets.py), on 127.0.0.1. `sent` is request bodies, `received` reply "
-        "bodies. The baseline is the same resolution done the way gspread-dataframe users do it: one read "
-        "per tab, then each changed tab written back whole.",
-        google_table(google),
-    ])  # fmt: skip
-    Path(args.output).write_text(report + "\n")
+        "## The engine against a plain GM script and against the floor",
+        "CPU seconds (user + system) of whole processes, medians of interleaved runs on fresh copies of the "
+        "same generated workbook (`runs` each). The peer is benchmarks/peer.py: openpyxl loads the workbook, "
+        "pandas frames of every tab, the tax of every province collected, saved (no validation, no History). "
+        "The floor is benchmarks/floor.py: calamine reads every tab into frames, and the zip is copied. "
+        "*First turn*: the generated campaign's first turn (every derived column still empty, so the most "
+        "changes and History rows). *In play*: its second turn, with History cut to 10,000 rows; "
+        "*History 400k / 10k*: that same turn with History at 400,000 rows, as a ratio to it.",
+        ratio_table(ratios),
+    ]
+    if results:
+        parts += [
+            "## Each phase of one resolution",
+            "Each phase timed in-process; `end to end` is a separate `sheets-engine resolve` process on a fresh "
+            "copy (start to exit). The campaign is generated and recalculated once before.",
+            table(results),
+        ]
+    if google:
+        parts += [
+            "## Google Sheets: HTTP requests and bytes per resolution",
+            "Through the Google Sheets store against the local stand-in of the Sheets API "
+            "(tests/standin/fake_sheets.py), on 127.0.0.1. `sent` is request bodies, `received` reply "
+            "bodies. The baseline is the same resolution done the way gspread-dataframe users do it: one read "
+            "per tab, then each changed tab written back whole.",
+            google_table(google),
+        ]
+    report = "\n\n".join(parts)
+    output = Path(args.output)
+    kept = output.read_text().partition(NOTES)[2] if output.exists() else ""
+    output.write_text(report + "\n\n" + NOTES + (kept or "\n"))  # the notes written by hand below the marker stay
     print(report)
 
 

@@ -19,11 +19,12 @@ from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.core.load import load_state
 from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
 from sheets_engine.core.ruleset import Outcome, Ruleset, detect_ruleset
+from sheets_engine.core.store import cells_written
 from sheets_engine.core.tables import Change, GameState
 from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, fit_cells, history_rows
 from sheets_engine.rulesets import get_ruleset, ruleset_names
 from sheets_engine.stores import open_store
-from sheets_engine.stores.base import Choice, Formula, RawTab, Store, StoreError
+from sheets_engine.stores.base import Choice, Formula, RawTab, RowsAppended, Store, StoreError, as_cells
 from sheets_engine.templates import template_tabs
 
 
@@ -249,9 +250,8 @@ def _commit(
             raise InvalidCampaign(replaced)
     if writes and not dry_run:
         campaign.store.write(writes)
-    return Report(
-        changes, history, logs, len(writes), dry_run, outcome.summary, resolution, outcome.status, outcome.headline
-    )
+    n = cells_written(writes)
+    return Report(changes, history, logs, n, dry_run, outcome.summary, resolution, outcome.status, outcome.headline)
 
 
 def _formulas_replaced(campaign: Campaign, writes: list[Any]) -> list[Problem]:
@@ -263,7 +263,10 @@ def _formulas_replaced(campaign: Campaign, writes: list[Any]) -> list[Problem]:
         for tab, layout in campaign.state.layouts.items()
     }
     found = []
-    for write in writes:
+    tabs = {tab for tab, _, _ in campaign.formulas}
+    # appended rows land below a tab's last row, where a formula is rare: expanded only where there are some
+    near = [w for w in writes if not isinstance(w, RowsAppended) or w.tab in tabs]
+    for write in as_cells(near):
         formula = campaign.formulas.get((write.tab, write.row, write.column))
         if formula is None:
             continue

@@ -27,10 +27,10 @@ import pytest
 
 from sheets_engine import app
 from sheets_engine.cli import main
-from sheets_engine.core.tables import Draft
+from sheets_engine.core import tables
 from sheets_engine.sengoku import phases as turn_module  # the phases and resolve_turn (issue 14)
 from sheets_engine.stores import xlsx, xlsx_patch
-from sheets_engine.stores.base import CellWrite, RawTab
+from sheets_engine.stores.base import CellWrite, RawTab, as_cells
 from sheets_engine.stores.lock import lock_path
 from sheets_engine.stores.memory import MemoryStore
 from sheets_engine.stores.xlsx import WorkbookStore
@@ -49,7 +49,7 @@ class Recording(WorkbookStore):
     cells: list[CellWrite]
 
     def write(self, cells: list[CellWrite]) -> None:
-        self.cells = list(cells)
+        self.cells = as_cells(cells)  # appended rows as single cells, to be replayed by a child process
 
 
 @pytest.fixture(scope="module")
@@ -316,15 +316,15 @@ def test_an_exception_in_the_middle_of_a_phase_writes_nothing(
 ) -> None:
     """The n-th cell a rule changes fails: wherever that falls, nothing is written."""
     store = MemoryStore(campaign.tabs)
-    real, calls = Draft.set, {"n": 0}
+    real, calls = tables.Change, {"n": 0}
 
-    def set_(self: Draft, *args: Any, **kwargs: Any) -> None:
+    def change(*args: Any, **kwargs: Any) -> Any:  # every change a rule makes: Draft.set, set_column, add_row
         calls["n"] += 1
         if calls["n"] == after:
             raise Injected(f"change {after}")
-        real(self, *args, **kwargs)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(Draft, "set", set_)
+    monkeypatch.setattr(tables, "Change", change)
     with pytest.raises(Injected):
         app.resolve(store, now=NOW)
     assert store.writes == 0 and store.tabs == campaign.tabs

@@ -41,6 +41,54 @@ class CellWrite:
 
 
 @dataclass(frozen=True)
+class RowsAppended:
+    """Whole rows appended below a log tab's last row (History, Battles...), written as rows, not cells.
+
+    History rows are most of what a turn writes (nine cells in ten on a first turn): one object for
+    them all spares a `CellWrite` per cell. Row i is sheet row `first_row + i`; its values line up
+    with `columns` (1-based sheet columns); an empty value (None or "") is not written.
+    """
+
+    tab: str  # the tab's title as it stands in the store
+    first_row: int
+    columns: tuple[int, ...]
+    rows: list[tuple[Any, ...]]
+
+    def cells(self) -> list[CellWrite]:
+        """The same writes as single cells (for a store without a faster way)."""
+        columns = self.columns
+        return [
+            CellWrite(self.tab, number, columns[i], value)
+            for number, row in enumerate(self.rows, start=self.first_row)
+            for i, value in enumerate(row)
+            if value is not None and value != ""
+        ]  # fmt: skip
+
+    def __len__(self) -> int:
+        """The cells written (empty values are not)."""
+        return sum(1 for row in self.rows for value in row if value is not None and value != "")
+
+
+Write = CellWrite | RowsAppended
+
+
+def as_cells(writes: Sequence[Write]) -> list[CellWrite]:
+    """The writes as single cells, appended rows expanded."""
+    cells: list[CellWrite] = []
+    for write in writes:
+        if isinstance(write, RowsAppended):
+            cells += write.cells()
+        else:
+            cells.append(write)
+    return cells
+
+
+def cells_written(writes: Sequence[Write]) -> int:
+    """How many cells these writes set."""
+    return sum(len(w) if isinstance(w, RowsAppended) else 1 for w in writes)
+
+
+@dataclass(frozen=True)
 class Choice:
     """A closed column's dropdown, as a ruleset gives it: fixed words, or the rows of a (tab, column)."""
 
@@ -76,8 +124,8 @@ class Store(Protocol):
         """
         ...
 
-    def write(self, cells: list[CellWrite]) -> None:
-        """Write these cells all at once: either every one lands or none does."""
+    def write(self, cells: Sequence[Write]) -> None:
+        """Write these cells (and appended rows) all at once: either every one lands or none does."""
         ...
 
     def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False, choices: Sequence[Choice] = ()) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from typing import Any
 
-from sheets_engine.core.store import CellWrite, RawTab
+from sheets_engine.core.store import CellWrite, RawTab, RowsAppended, Write
 from sheets_engine.core.tables import Change, GameState, collapse
 
 HISTORY_COLUMNS = (
@@ -54,8 +55,8 @@ def history_rows(state: GameState, changes: Iterable[Change], stamp: Stamp) -> l
             c.tab,
             history_key(state, c.tab, c.key),
             c.column,
-            "" if c.key in blanks.get(c.tab, {}).get(c.column, ()) else c.old,
-            c.new,
+            "" if c.key in blanks.get(c.tab, {}).get(c.column, ()) else _out(c.old),
+            _out(c.new),
             c.cause,
             c.roll,
         )
@@ -86,16 +87,35 @@ def cell_writes(
     state: GameState,
     changes: list[Change],
     logs: Mapping[str, list[dict[str, Any]]],
-) -> list[CellWrite]:
-    """Every cell to write: the changed cells, then the rows appended to log tabs."""
-    writes = []
+) -> list[Write]:
+    """Every cell to write: the changed cells, then the rows appended to log tabs (one `RowsAppended` each)."""
+    writes: list[Write] = []
+    layouts, numbers = state.layouts, state.rows
     for c in changes:
-        layout = state.layouts[c.tab]
-        writes.append(CellWrite(layout.title, state.rows[c.tab][c.key], layout.columns[c.column], _out(c.new)))
+        layout = layouts[c.tab]
+        writes.append(CellWrite(layout.title, numbers[c.tab][c.key], layout.columns[c.column], _out(c.new)))
     for tab, rows in logs.items():
-        layout = state.layouts[tab]
-        writes += appended(layout.title, layout.last_row, layout.columns, rows)
+        if rows:
+            layout = layouts[tab]
+            # History's rows hold plain values already (history_rows); other log rows may hold numpy ones
+            writes.append(appended_rows(layout.title, layout.last_row, layout.columns, rows, plain=tab == "History"))
     return writes
+
+
+def appended_rows(
+    title: str, last_row: int, columns: Mapping[str, int], rows: list[Mapping[str, Any]], plain: bool = False
+) -> RowsAppended:
+    """Rows appended below `last_row` of a log tab, as one write (a column the tab lacks is left out).
+
+    With `plain`, the rows' values are known to be plain Python values (no numpy scalars to convert)."""
+    names = [name for name in dict.fromkeys(name for row in rows for name in row) if name in columns]
+    if plain and len(names) > 1 and all(len(row) == len(names) for row in rows):
+        # every row has exactly these columns (History's rows do): all of a row's values in one C-level call
+        get = itemgetter(*names)
+        values = [get(row) for row in rows]
+    else:
+        values = [tuple(_out(row.get(name)) for name in names) for row in rows]
+    return RowsAppended(title, last_row + 1, tuple(columns[name] for name in names), values)
 
 
 def appended(
@@ -149,11 +169,30 @@ def fit(value: Any, limit: int | None) -> Any:
     return value[: limit - len(marker)] + marker
 
 
-def fit_cells(writes: list[CellWrite], limit: int | None) -> list[CellWrite]:
+def fit_cells(writes: list[Write], limit: int | None) -> list[Write]:
     """The writes with every text cell within the store's limit (no cell over it is ever written)."""
     if limit is None:
         return writes
-    return [
-        w if not isinstance(w.value, str) or len(w.value) <= limit else replace(w, value=fit(w.value, limit))
-        for w in writes
-    ]
+    return [_fit_rows(w, limit) if isinstance(w, RowsAppended) else _fit_cell(w, limit) for w in writes]
+
+
+def _fit_cell(write: CellWrite, limit: int) -> CellWrite:
+    value = write.value
+    return write if not isinstance(value, str) or len(value) <= limit else replace(write, value=fit(value, limit))
+
+
+def _fit_rows(write: RowsAppended, limit: int) -> RowsAppended:
+    def long(row: tuple[Any, ...]) -> bool:
+        return any(isinstance(v, str) and len(v) > limit for v in row)
+
+    for row in write.rows:  # plain loops: this looks at every cell History gets
+        for value in row:
+            if type(value) is str and len(value) > limit:
+                break
+        else:
+            continue
+        break
+    else:
+        return write
+    rows = [tuple(fit(v, limit) for v in row) if long(row) else row for row in write.rows]
+    return replace(write, rows=rows)

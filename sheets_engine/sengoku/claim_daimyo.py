@@ -13,8 +13,6 @@ claim-daimyo goes to the winner only when the winner is the claimant.
 
 from __future__ import annotations
 
-import networkx as nx
-
 from sheets_engine.sengoku.characters import alive, kill
 from sheets_engine.sengoku.execution import clamp, settle
 from sheets_engine.sengoku.schema import ArmyStatus, OrderType
@@ -170,5 +168,7 @@ def _exile_places(turn: Turn, capital: str) -> list[str]:
     graph = turn.province_map
     if capital not in graph:
         return []
+    import networkx as nx  # only when a claim is made (see alliances.py)
+
     near = nx.single_source_shortest_path_length(graph, capital, cutoff=turn.settings.exile_hops)
     return [str(p) for p in provinces.index if p in near and p != capital]

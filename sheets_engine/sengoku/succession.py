@@ -56,11 +56,24 @@ def succession(turn: Turn) -> None:
     has a new one (a usurper) needs no successor.
     """
     draft = turn.draft
+    # every clan's Daimyo at once (as daimyo_of finds each): a frame filter per clan cost 0.4 s at 400 clans
+    at_start, now = daimyos(draft.state), daimyos(draft)  # a succession changes its own clan only
     for clan in draft.frame("Clans").index:
-        late = daimyo_of(draft.state, clan)  # alive at the start of the resolution
+        late = at_start.get(clan) if clan else None  # alive at the start of the resolution
         # No living Daimyo now: the one at the start died, or a usurper who replaced him died after.
-        if late is not None and daimyo_of(draft, clan) is None:
+        if late is not None and now.get(clan) is None:
             _succeed(turn, str(clan), str(late))
+
+
+def daimyos(tables: Draft | GameState) -> dict[str, str]:
+    """Every clan's living Daimyo, the first in row order as `daimyo_of` finds it, in one pass."""
+    characters = tables.frame("Characters")
+    living = characters[(characters["Title"] == DAIMYO) & (characters["Status"] == CharacterStatus.ALIVE.value)]
+    found: dict[str, str] = {}
+    for name, clan in zip(living.index, living["Clan"], strict=True):
+        if clan:
+            found.setdefault(clan, str(name))
+    return found
 
 
 def _succeed(turn: Turn, clan: str, late: str) -> None:

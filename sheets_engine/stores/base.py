@@ -2,6 +2,28 @@
 
 from __future__ import annotations
 
-from sheets_engine.core.store import CellWrite, Choice, Formula, RawTab, Store, StoreError, StoreUnavailable
+from sheets_engine.core.store import (
+    CellWrite,
+    Choice,
+    Formula,
+    RawTab,
+    RowsAppended,
+    Store,
+    StoreError,
+    StoreUnavailable,
+    Write,
+    as_cells,
+)
 
-__all__ = ["CellWrite", "Choice", "Formula", "RawTab", "Store", "StoreError", "StoreUnavailable"]
+__all__ = [
+    "CellWrite",
+    "Choice",
+    "Formula",
+    "RawTab",
+    "RowsAppended",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "Write",
+    "as_cells",
+]

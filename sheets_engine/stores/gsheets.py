@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sheets_engine.stores.base import CellWrite, Choice, RawTab, StoreError
+from sheets_engine.stores.base import Choice, RawTab, StoreError, Write, as_cells
 from sheets_engine.stores.gsheets_layout import (
     Block,
     a1_range,
@@ -195,7 +195,7 @@ class GoogleSheetsStore:
             for title, rows in values.items()
         }
 
-    def write(self, cells: list[CellWrite]) -> None:
+    def write(self, cells: Sequence[Write]) -> None:
         """Write these cells in one all-or-nothing batchUpdate, unless the sheet changed since the read.
 
         Raises ConflictError (nothing written) if any cell about to be overwritten no longer holds
@@ -208,7 +208,7 @@ class GoogleSheetsStore:
             self.read()  # a write needs the tab ids and the values to guard
         assert self._sheets is not None
         wanted: dict[Cell, Any] = {}
-        for cell in cells:
+        for cell in as_cells(cells):
             if cell.tab not in self._sheets:
                 raise StoreError(f"{self.name} has no tab named '{cell.tab}' (sheets-engine init lays every tab out)")
             wanted[(cell.tab, cell.row, cell.column)] = cell.value

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from sheets_engine.stores.base import CellWrite, Choice, RawTab, StoreError
+from sheets_engine.stores.base import Choice, RawTab, StoreError, Write, as_cells
 
 
 class MemoryStore:
@@ -40,12 +40,12 @@ class MemoryStore:
             result[title] = RawTab(title, header, data, last)
         return result
 
-    def write(self, cells: list[CellWrite]) -> None:
+    def write(self, cells: Sequence[Write]) -> None:
         """Apply every cell, or none if the write fails."""
         if self.fail_on_write is not None:
             raise self.fail_on_write
         staged = copy.deepcopy(self.tabs)
-        for cell in cells:
+        for cell in as_cells(cells):
             rows = staged.setdefault(cell.tab, [[]])
             while len(rows) < cell.row:
                 rows.append([])

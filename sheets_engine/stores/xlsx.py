@@ -24,13 +24,13 @@ import os
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from sheets_engine.stores.base import CellWrite, Choice, RawTab, StoreError
+from sheets_engine.stores.base import Choice, RawTab, RowsAppended, StoreError, Write
 from sheets_engine.stores.guard import ConflictError
 from sheets_engine.stores.lock import CampaignBusy, FileLock
 
@@ -182,7 +182,7 @@ class WorkbookStore:
         """
         from python_calamine import CalamineError, CalamineWorkbook
 
-        from sheets_engine.stores.xlsx_cells import declared_extents, scan_workbook
+        from sheets_engine.stores.xlsx_cells import declared_extents, header_and_length, scan_workbook
 
         if not self.path.is_file():
             raise StoreError(f"No workbook at {self.path}. Create one with: sheets-engine init {self.path}")
@@ -201,7 +201,12 @@ class WorkbookStore:
                 if title not in full:
                     if title in declared:
                         _check_extent(self.path, title, *declared[title])
-                    tabs[title] = _header_only(title, book.get_sheet_by_name(title))
+                    # History: its head and its last row from the sheet XML, its rows never parsed
+                    quick = header_and_length(io.BytesIO(data), title)
+                    if quick is not None:
+                        tabs[title] = RawTab(title, _raw_tab(title, [quick[0]]).header, [], quick[1])
+                    else:
+                        tabs[title] = _header_only(title, book.get_sheet_by_name(title))
                     continue
                 found = facts.get(title)
                 if found is not None:
@@ -215,7 +220,7 @@ class WorkbookStore:
         except (CalamineError, zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
             raise StoreError(f"{self.path} is not a readable .xlsx workbook ({error})") from error
 
-    def write(self, cells: list[CellWrite]) -> None:
+    def write(self, cells: Sequence[Write]) -> None:
         """Set these cells and save atomically (temporary file, then rename).
 
         Only the rows holding changed cells are rewritten (see xlsx_patch): everything else in
@@ -224,9 +229,15 @@ class WorkbookStore:
         """
         if not cells:
             return
-        grouped: dict[str, dict[int, dict[int, Any]]] = {}
+        from sheets_engine.stores.xlsx_patch import Appended, SheetWrites
+
+        grouped: dict[str, SheetWrites] = {}
         for cell in cells:
-            grouped.setdefault(cell.tab, {}).setdefault(cell.row, {})[cell.column] = cell.value
+            tab = grouped.setdefault(cell.tab, SheetWrites())
+            if isinstance(cell, RowsAppended):  # History's rows: written whole, not cell by cell
+                tab.appended.append(Appended(cell.first_row, cell.columns, cell.rows))
+            else:
+                tab.setdefault(cell.row, {})[cell.column] = cell.value
         with self.lock(), _setup_faults(self.path):
             self._check_writable()
             data, current = _load(self.real)
@@ -248,7 +259,7 @@ class WorkbookStore:
             how = "it was replaced by another copy of it"
         raise WorkbookChanged(self.path, how)
 
-    def _patch(self, grouped: dict[str, dict[int, dict[int, Any]]], data: bytes, current: Snapshot) -> None:
+    def _patch(self, grouped: Mapping[str, Mapping[int, Mapping[int, Any]]], data: bytes, current: Snapshot) -> None:
         from sheets_engine.stores.xlsx_patch import PatchError, patch_workbook
 
         def fill(temp: str) -> None:

@@ -11,10 +11,23 @@ from __future__ import annotations
 import re
 import zipfile
 from dataclasses import dataclass, field
-from typing import IO
-from xml.sax.saxutils import unescape
+from typing import IO, Any
 
 from sheets_engine.stores.base import Formula
+
+
+def unescape(text: str) -> str:
+    """XML's five entities back to characters (as xml.sax.saxutils.unescape, without importing urllib and ssl)."""
+    if "&" not in text:
+        return text
+    return (
+        text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", '"')
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+    )
+
 
 _CELL_AT = re.compile(rb"<(?:\w+:)?c\b[^>]*?(?:/>|>.*?</(?:\w+:)?c>)", re.DOTALL)
 _REF = re.compile(rb'\br="([A-Za-z]+)(\d+)"')
@@ -168,3 +181,102 @@ def declared_extents(path: str | IO[bytes], titles: list[str]) -> dict[str, tupl
             if match:
                 found[title] = (int(match.group(2)), column_number(match.group(1)))
     return found
+
+
+_A_ROW = re.compile(rb"<(?:\w+:)?row\b[^>]*?(?:/>|>.*?</(?:\w+:)?row>)", re.DOTALL)
+_CELL_PARTS = re.compile(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>(.*?)</(?:\w+:)?c>)", re.DOTALL)
+_ATTRIBUTE = re.compile(rb'\b([\w:]+)="([^"]*)"')
+_TEXT = re.compile(rb"<(?:\w+:)?t\b[^>]*?(?:/>|>(.*?)</(?:\w+:)?t>)", re.DOTALL)
+_SHARED_ITEM = re.compile(rb"<(?:\w+:)?si\b[^>]*?(?:/>|>(.*?)</(?:\w+:)?si>)", re.DOTALL)
+_HELD = re.compile(rb"<(?:\w+:)?(?:v|t)\b[^>/]*>[^<]|<(?:\w+:)?f\b")  # a cell holding a value or formula
+_CHUNK = 1 << 16
+_TAIL = 1 << 18  # the last rows of a sheet, as bytes kept while the rest streams past
+
+
+def header_and_length(path: str | IO[bytes], title: str) -> tuple[list[Any], int] | None:
+    """A tab's header row and the number of its last row holding a value, without parsing its rows.
+
+    For History, read for its header and length only at every run and growing every turn: the sheet
+    is inflated as a stream (its head and tail kept, nothing in between parsed), so a History of
+    400,000 rows costs what inflating it costs. None when the head or the tail is not plain enough
+    to tell (no row 1, rows without numbers): the caller reads the tab the long way.
+    """
+    from sheets_engine.stores.xlsx_patch import sheet_parts
+
+    with zipfile.ZipFile(path) as archive:
+        part = sheet_parts(archive).get(title)
+        if part is None or part not in archive.namelist():
+            return None
+        head, tail = b"", b""
+        with archive.open(part) as stream:
+            first = None
+            while first is None:
+                chunk = stream.read(_CHUNK)
+                head += chunk
+                first = _A_ROW.search(head)
+                if not chunk:
+                    break
+            tail = head[-_TAIL:]
+            while chunk := stream.read(_CHUNK):
+                tail = (tail + chunk)[-_TAIL:]
+        if first is None:
+            return [], 0
+        attributes = dict(_ATTRIBUTE.findall(first.group(0)[: first.group(0).index(b">")]))
+        if attributes.get(b"r") != b"1":
+            return None
+        last = _last_held_row(tail)
+        if last is None:
+            return None
+        return _row_values(archive, first.group(0)), last
+
+
+def _last_held_row(tail: bytes) -> int | None:
+    """The number of the last row in these bytes with a cell holding something (None: cannot tell)."""
+    starts = [m.start() for m in re.finditer(rb"<(?:\w+:)?row\b", tail)]
+    for start in reversed(starts):
+        row = _A_ROW.match(tail, start)
+        if row is None:
+            continue
+        element = row.group(0)
+        if _HELD.search(element):
+            attributes = dict(_ATTRIBUTE.findall(element[: element.index(b">")]))
+            return int(attributes[b"r"]) if b"r" in attributes else None
+    return None
+
+
+def _row_values(archive: zipfile.ZipFile, row: bytes) -> list[Any]:
+    """The values of one row's cells, placed by column (shared strings looked up, up to the highest used)."""
+    cells: dict[int, tuple[bytes, bytes]] = {}
+    position = 0
+    for match in _CELL_PARTS.finditer(row):
+        attributes = dict(_ATTRIBUTE.findall(match.group(1)))
+        ref = _REF.search(match.group(1))
+        position = column_number(ref.group(1)) if ref else position + 1
+        cells[position] = (attributes.get(b"t", b"n"), match.group(2) or b"")
+    shared: list[str] = []
+    wanted = [int(_v(body) or 0) for kind, body in cells.values() if kind == b"s"]
+    if wanted and "xl/sharedStrings.xml" in archive.namelist():
+        items = _SHARED_ITEM.finditer(archive.read("xl/sharedStrings.xml"))
+        for _, item in zip(range(max(wanted) + 1), items, strict=False):
+            shared.append(unescape(b"".join(t or b"" for t in _TEXT.findall(item.group(1) or b"")).decode("utf-8")))
+    values: list[Any] = [""] * max(cells, default=0)  # an empty cell reads as "", as calamine reads it
+    for column, (kind, body) in cells.items():
+        if kind == b"s":
+            index = int(_v(body) or 0)
+            value: Any = shared[index] if index < len(shared) else ""
+        elif kind == b"inlineStr":
+            value = unescape(b"".join(t or b"" for t in _TEXT.findall(body)).decode("utf-8"))
+        elif kind in (b"str", b"e"):
+            value = unescape(_v(body).decode("utf-8"))
+        elif kind == b"b":
+            value = _v(body) == b"1"
+        else:
+            text = _v(body)
+            value = float(text) if text else ""
+        values[column - 1] = value
+    return values
+
+
+def _v(body: bytes) -> bytes:
+    found = _VALUE.search(body)
+    return found.group(1) if found else b""

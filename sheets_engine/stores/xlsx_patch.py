@@ -10,15 +10,15 @@ with "=" stays text and shared strings are never touched.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import PurePosixPath
 from typing import Any
-from xml.sax.saxutils import escape
 
 _ROW = re.compile(rb"<(?:\w+:)?row\b[^>]*?(?:/>|>.*?</(?:\w+:)?row>)", re.DOTALL)
 # a cell, with the column letters of its r="B7" when it has one
@@ -27,6 +27,17 @@ _LAST_ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
 _ATTR = re.compile(rb'\b([\w:]+)="([^"]*)"')
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # not allowed in XML 1.0
 _EXCEL_EPOCH = datetime(1899, 12, 30)
+
+
+def escape(text: str) -> str:
+    """Text made safe inside an XML element (as xml.sax.saxutils.escape, without importing urllib and ssl)."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
 
 
 class PatchError(Exception):
@@ -115,6 +126,48 @@ def cell_xml(reference: str, value: Any, style: bytes, prefix: bytes) -> bytes:
     ).encode()
 
 
+@dataclass(frozen=True)
+class Appended:
+    """Whole rows to add below a sheet's last row: row i is `first_row + i`, its values in `columns` (1-based)."""
+
+    first_row: int
+    columns: tuple[int, ...]
+    rows: Sequence[tuple[Any, ...]]
+
+
+class SheetWrites(dict[int, dict[int, Any]]):
+    """A tab's {row: {column: value}} cells to set, and the whole rows to append below them (`appended`)."""
+
+    def __init__(self, appended: Sequence[Appended] = ()) -> None:
+        super().__init__()
+        self.appended = list(appended)
+
+
+def rows_xml(block: Appended, prefix: bytes) -> bytes:
+    """The block's rows as new <row> elements, written in one pass (no cell objects, nothing parsed)."""
+    p = prefix.decode()
+    letters = [column_letters(c) for c in block.columns]
+    out: list[str] = []
+    add = out.append
+    text_open, text_close = f' t="inlineStr"><{p}is><{p}t xml:space="preserve">', f"</{p}t></{p}is></{p}c>"
+    for number, row in enumerate(block.rows, start=block.first_row):
+        add(f'<{p}row r="{number}">')
+        for letter, value in zip(letters, row, strict=True):
+            kind = type(value)
+            if value is None or value == "":
+                continue
+            if kind is str:
+                add(f'<{p}c r="{letter}{number}"{text_open}{escape(value)}{text_close}')
+            elif kind is int:
+                add(f'<{p}c r="{letter}{number}"><{p}v>{value}</{p}v></{p}c>')
+            else:  # floats, booleans, dates and the rest: as a single cell writes them
+                add(cell_xml(f"{letter}{number}", value, b"", prefix).decode())
+        add(f"</{p}row>")
+    xml = "".join(out)
+    # characters XML 1.0 does not allow are dropped (as cell_xml does), in one pass: markup holds none
+    return (_ILLEGAL.sub("", xml) if _ILLEGAL.search(xml) else xml).encode()
+
+
 def _attrs(tag: bytes) -> dict[bytes, bytes]:
     head = tag[: tag.index(b">") + 1] if b">" in tag else tag
     return dict(_ATTR.findall(head))
@@ -149,8 +202,15 @@ def _patch_row(row: bytes | None, number: int, values: Mapping[int, Any], prefix
     return opening + body + f"</{p}row>".encode(), formula
 
 
-def patch_sheet(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> tuple[bytes, bool]:
-    """The sheet XML with these {row: {column: value}} cells written; True if a formula was replaced."""
+def patch_sheet(
+    xml: bytes, changes: Mapping[int, Mapping[int, Any]], appended: Sequence[Appended] = ()
+) -> tuple[bytes, bool]:
+    """The sheet XML with these {row: {column: value}} cells written and these rows appended; True if a
+    formula was replaced.
+
+    Appended rows below the sheet's last row are written whole in one pass; ones that would meet
+    an existing row (a GM's formatted empty rows below the data) go through the cell by cell patch.
+    """
     start = re.search(rb"<((?:\w+:)?)sheetData\b[^>]*?(/?)>", xml)
     if start is None:
         raise PatchError("a sheet without sheetData")
@@ -160,20 +220,28 @@ def patch_sheet(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> tuple[b
         before = xml[: start.start()] + b"<" + prefix + b"sheetData>"
         after = b"</" + prefix + b"sheetData>" + xml[start.end() :]
     else:
-        close = re.search(rb"</" + re.escape(prefix) + rb"sheetData>", xml)
-        if close is None:
+        # from the end: the close is near it, and a regex from the start would scan every row (History's 400,000)
+        close = xml.rfind(b"</" + prefix + b"sheetData>")
+        if close < start.end():
             raise PatchError("a sheet whose sheetData never closes")
-        body_start, body_end = start.end(), close.start()
+        body_start, body_end = start.end(), close
         before, after = xml[:body_start], xml[body_end:]
+    last = _last_row(xml, body_start, body_end)
+    blocks = sorted(appended, key=lambda b: b.first_row)
+    if blocks and (blocks[0].first_row <= max(last, max(changes, default=0)) or _overlap(blocks)):
+        changes = _merged(changes, blocks)  # rare: rows in the way, so cell by cell
+        blocks = []
+    extent = {b.first_row + len(b.rows) - 1: dict.fromkeys(b.columns) for b in blocks if b.rows}
     pending = dict(sorted(changes.items()))
     out: list[bytes] = []
     formula = False
     cursor = body_start
-    last = _last_row(xml, body_start, body_end)
-    if pending and next(iter(pending)) > last:
+    if not pending or next(iter(pending)) > last:
         # only rows after the last one (History, Battles, Notifications): nothing to look through
         added = b"".join(_patch_row(None, n, values, prefix)[0] for n, values in pending.items())
-        return _grow_dimension(before + xml[body_start:body_end] + added + after, changes), False
+        tail = b"".join(rows_xml(b, prefix) for b in blocks)
+        patched = b"".join((before, memoryview(xml)[body_start:body_end], added, tail, after))  # one copy, not two
+        return _grow_dimension(patched, {**changes, **extent}), False
     number = 0
     for match in _ROW.finditer(xml, body_start, body_end):
         # r is optional in the format: a row without it is the one after the row before
@@ -192,8 +260,24 @@ def patch_sheet(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> tuple[b
     out.append(xml[cursor:body_end])
     for number, values in pending.items():
         out.append(_patch_row(None, number, values, prefix)[0])
+    out += [rows_xml(b, prefix) for b in blocks]
     patched = before + b"".join(out) + after
-    return _grow_dimension(patched, changes), formula
+    return _grow_dimension(patched, {**changes, **extent}), formula
+
+
+def _overlap(blocks: Sequence[Appended]) -> bool:
+    return any(a.first_row + len(a.rows) > b.first_row for a, b in itertools.pairwise(blocks))
+
+
+def _merged(changes: Mapping[int, Mapping[int, Any]], blocks: Sequence[Appended]) -> dict[int, dict[int, Any]]:
+    """The changes with the appended rows' cells among them (empty values are not written)."""
+    merged = {number: dict(values) for number, values in changes.items()}
+    for block in blocks:
+        for number, row in enumerate(block.rows, start=block.first_row):
+            for column, value in zip(block.columns, row, strict=True):
+                if value is not None and value != "":
+                    merged.setdefault(number, {})[column] = value
+    return merged
 
 
 def _last_row(xml: bytes, start: int, end: int) -> int:
@@ -215,8 +299,13 @@ def _pop_first(pending: dict[int, Mapping[int, Any]]) -> tuple[int, Mapping[int,
     return first, pending.pop(first)
 
 
+_DIMENSION = re.compile(rb'<((?:\w+:)?)dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
+
+
 def _grow_dimension(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> bytes:
-    match = re.search(rb'<((?:\w+:)?)dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"', xml)
+    # the schema puts <dimension> before <sheetData>: the rows (most of the file) are not searched
+    data = re.search(rb"<(?:\w+:)?sheetData\b", xml)
+    match = _DIMENSION.search(xml, 0, data.start() if data else len(xml))
     if match is None or not changes:
         return xml
     last_col = column_index(match.group(4) or match.group(2))
@@ -248,7 +337,7 @@ def expand_shared(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> bytes
     the file corrupt. Each child gets the master's formula moved to its own cell (openpyxl's
     Translator: =N2*2 in O3 becomes =N3*2).
     """
-    if b'"shared"' not in xml:
+    if not changes or b'"shared"' not in xml:  # rows only appended (History) overwrite no master
         return xml
     from openpyxl.formula.translate import Translator
 
@@ -299,7 +388,8 @@ def recalculate_on_load(workbook: bytes) -> bytes:
 
 
 def patch_workbook(source: Any, target: Any, cells: Mapping[str, Mapping[int, Mapping[int, Any]]]) -> None:
-    """Copy the workbook at `source` to `target` with these {tab: {row: {column: value}}} cells set.
+    """Copy the workbook at `source` to `target` with these {tab: {row: {column: value}}} cells set
+    (and, for a tab given as `SheetWrites`, its rows appended).
 
     Every other part of the file is copied unchanged. When a formula cell is overwritten, the
     calculation chain is dropped so that Excel rebuilds it.
@@ -312,7 +402,8 @@ def patch_workbook(source: Any, target: Any, cells: Mapping[str, Mapping[int, Ma
         patched: dict[str, bytes] = {}
         drop_chain = False
         for tab, rows in cells.items():
-            xml, replaced = patch_sheet(expand_shared(archive.read(parts[tab]), rows), rows)
+            appended = getattr(rows, "appended", ())
+            xml, replaced = patch_sheet(expand_shared(archive.read(parts[tab]), rows), rows, appended)
             patched[parts[tab]] = xml
             drop_chain = drop_chain or replaced
         # a GM's formulas that read the cells written are stale until recalculated: Excel and
