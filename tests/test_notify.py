@@ -6,7 +6,6 @@ Against a local stand-in of Discord's webhook endpoint (tests/standin/discord.py
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +17,9 @@ from sheets_engine.discord import WebhookClient, split_message
 from sheets_engine.notify import Webhooks, notify
 from sheets_engine.stores.xlsx import WorkbookStore
 from tests.gsheets_support import run_cli
-from tests.standin.discord import FakeDiscord, serve_discord
+from tests.standin.discord import FakeDiscord, write_webhooks
 
 CLANS = ("Oda", "Takeda", "Uesugi", "Mori", "Imagawa")
-
-
-@pytest.fixture
-def discord() -> Iterator[tuple[FakeDiscord, str]]:
-    fake = FakeDiscord()
-    with serve_discord(fake) as base:
-        yield fake, base
 
 
 @pytest.fixture
@@ -41,13 +33,7 @@ def campaign(tmp_path: Path) -> Path:
 
 def webhooks_file(tmp_path: Path, fake: FakeDiscord, base: str, audiences: tuple[str, ...]) -> Path:
     """A webhooks file with one webhook per audience (ids 1, 2, ...)."""
-    lines = []
-    for number, audience in enumerate(audiences, start=1):
-        fake.add(f"{number}/token{number}")
-        lines.append(f'"{audience}" = "{base}/{number}/token{number}"')
-    path = tmp_path / "webhooks.toml"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    return write_webhooks(tmp_path / "webhooks.toml", fake, base, audiences)
 
 
 AUDIENCES = ("public", "gm", *(f"clan:{c}" for c in CLANS))

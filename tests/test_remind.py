@@ -6,7 +6,6 @@ Against the local Discord stand-in (tests/standin/discord.py), never the network
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ import pytest
 from sheets_engine import app
 from sheets_engine.stores.xlsx import WorkbookStore
 from tests.gsheets_support import run_cli
-from tests.standin.discord import FakeDiscord, serve_discord
+from tests.standin.discord import FakeDiscord, write_webhooks
 from tests.support import tabs
 
 DEADLINE = "2026-11-28 20:00:00"  # Asia/Tokyo; the demo's responses were sent that afternoon
@@ -23,23 +22,9 @@ CLANS = ("Oda", "Takeda", "Uesugi", "Mori", "Imagawa")
 
 
 @pytest.fixture
-def discord() -> Iterator[tuple[FakeDiscord, str]]:
-    fake = FakeDiscord()
-    with serve_discord(fake) as base:
-        yield fake, base
-
-
-@pytest.fixture
 def hooks(tmp_path: Path, discord: tuple[FakeDiscord, str]) -> Path:
     """One webhook per clan: clan N of CLANS is webhook N."""
-    fake, base = discord
-    lines = []
-    for number, clan in enumerate(CLANS, start=1):
-        fake.add(f"{number}/t{number}")
-        lines.append(f'"clan:{clan}" = "{base}/{number}/t{number}"')
-    path = tmp_path / "hooks.toml"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    return write_webhooks(tmp_path / "hooks.toml", *discord, tuple(f"clan:{c}" for c in CLANS))
 
 
 @pytest.fixture

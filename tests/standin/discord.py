@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -137,3 +138,13 @@ def serve_discord(fake: FakeDiscord) -> Iterator[str]:
     """Run the stand-in on a free port of 127.0.0.1; yields its webhook base URL."""
     with serve(fake) as root:
         yield f"{root}/api/webhooks"
+
+
+def write_webhooks(path: Path, fake: FakeDiscord, base: str, audiences: tuple[str, ...]) -> Path:
+    """A webhooks file mapping each audience to a new webhook of the stand-in (ids 1, 2, ...)."""
+    lines = []
+    for number, audience in enumerate(audiences, start=1):
+        fake.add(f"{number}/token{number}")
+        lines.append(f'"{audience}" = "{base}/{number}/token{number}"')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -22,7 +22,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs
-from wsgiref.simple_server import WSGIRequestHandler, make_server
+
+from tests.standin.server import serve
 
 OPTIONS_MASK = "questionItem.question.choiceQuestion.options"
 TOKEN = "ya29.forms-stand-in"
@@ -220,20 +221,8 @@ def _reply(start_response: Any, status: int, body: Any) -> list[bytes]:
     return [data]
 
 
-class _Quiet(WSGIRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        """Say nothing: a test's output is its own."""
-
-
 @contextmanager
 def serve_forms(fake: FakeForms) -> Iterator[str]:
     """Run the stand-in on a free port of 127.0.0.1; yields its root URL."""
-    server = make_server("127.0.0.1", 0, fake, handler_class=_Quiet)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serve(fake) as root:
+        yield root
