@@ -18,7 +18,7 @@ from sheets_engine.core.deadlines import time_zone
 from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.core.load import load_state
 from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
-from sheets_engine.core.ruleset import Outcome, Ruleset, detect_ruleset
+from sheets_engine.core.ruleset import Outcome, Ruleset, SetupError, detect_ruleset
 from sheets_engine.core.store import cells_written
 from sheets_engine.core.tables import Change, GameState
 from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, fit_cells, history_rows
@@ -185,11 +185,28 @@ def rollback(source: str | Store, turn: int, dry_run: bool = False, now: datetim
         return Report(plan.changes, plan.history, logs, len(plan.writes), dry_run, summary, stamp.resolution)
 
 
-def init(target: str | Store, demo: bool = False, force: bool = False, ruleset: str = "sengoku") -> int:
-    """Lay out a new campaign from the templates (the demo campaign with `demo`); the tab count."""
-    store = open_store(target) if isinstance(target, str) else target
+def init(
+    target: str | Store,
+    demo: bool = False,
+    force: bool = False,
+    ruleset: str = "sengoku",
+    options: dict[str, Any] | None = None,
+) -> int:
+    """Lay out a new campaign from the templates (the demo campaign with `demo`); the tab count.
+
+    `options` are the ruleset's own `init` options (The Art of War's houses, seed...); one the
+    ruleset does not take raises SetupError, as does a value it cannot use.
+    """
     chosen = get_ruleset(ruleset)
+    given = {k: v for k, v in (options or {}).items() if v is not None}
+    foreign = sorted(set(given) - set(chosen.init_options))
+    if foreign:
+        flags = ", ".join("--" + name.replace("_", "-") for name in foreign)
+        raise SetupError(f"{flags}: not an option of the {chosen.title} ruleset")
+    store = open_store(target) if isinstance(target, str) else target
     tabs = template_tabs(chosen, demo=demo)
+    if chosen.setup is not None:
+        tabs = chosen.setup(tabs, given, demo)
     store.create(tabs, overwrite=force, choices=chosen.choices)
     return len(tabs)
 

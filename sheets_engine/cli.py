@@ -112,19 +112,47 @@ def _store(source: str) -> Any:
 
 @cli.command()
 @click.argument("path")
-@click.option("--demo", is_flag=True, help="Fill it with the demo campaign (32 provinces, 5 clans).")
+@click.option("--demo", is_flag=True, help="Fill it with the ruleset's demo campaign (Sengoku: 32 provinces, 5 clans).")
 @click.option("--force", is_flag=True, help="Replace a workbook that is already there.")
+@click.option(
+    "--ruleset",
+    default="sengoku",
+    show_default=True,
+    metavar="NAME",
+    help="The game the campaign is played under (an unknown name is refused with the list of known ones).",
+)
+@click.option("--houses", type=int, help="The Art of War: how many houses (2 to 6).")
+@click.option("--people", type=int, help="The Art of War: how many of the houses people play (the rest are bots).")
+@click.option("--temper", help="The Art of War: the bots' temper (cautious, steady or ruthless).")
+@click.option("--seed", help="The Art of War: the words or number the board is made from (same seed, same board).")
 @json_option()
-def init(path: str, demo: bool, force: bool, as_json: bool) -> None:
+def init(
+    path: str,
+    demo: bool,
+    force: bool,
+    ruleset: str,
+    houses: int | None,
+    people: int | None,
+    temper: str | None,
+    seed: str | None,
+    as_json: bool,
+) -> None:
     """Create a new campaign at PATH from the templates: a workbook, or the tabs of a Google Sheet.
 
     Example: sheets-engine init campaign.xlsx --demo
     """
     from sheets_engine import app
+    from sheets_engine.core.ruleset import SetupError
 
-    tabs = app.init(_store(path), demo=demo, force=force)
+    options = {"houses": houses, "people": people, "temper": temper, "seed": seed}
+    try:
+        tabs = app.init(_store(path), demo=demo, force=force, ruleset=ruleset.strip().casefold(), options=options)
+    except KeyError as error:
+        raise BadInput(str(error.args[0])) from error
+    except SetupError as error:
+        raise BadInput(str(error)) from error
     if as_json:
-        emit_json(payload("ok", EXIT_OK, path=path, demo=demo, tabs=tabs))
+        emit_json(payload("ok", EXIT_OK, path=path, demo=demo, ruleset=ruleset, tabs=tabs))
         return
     print_text(f"Created {path}" + (" with the demo campaign" if demo else ""))
 

@@ -109,6 +109,20 @@ def test_init_demo_then_validate_exits_0_as_a_real_command(tmp_path: Path) -> No
     ]
 
 
+def test_init_refuses_an_unknown_ruleset_and_another_rulesets_options(tmp_path: Path) -> None:
+    """A typo in --ruleset names the known ones; --houses on a Sengoku campaign is refused; nothing is created."""
+    path = tmp_path / "x.xlsx"
+    unknown = run("init", str(path), "--ruleset", "sengoku-jidai")
+    assert unknown.returncode == 2
+    assert "unknown ruleset 'sengoku-jidai' (known: " in unknown.stderr
+    foreign = run("init", str(path), "--houses", "4", "--seed", "plum rain")
+    assert foreign.returncode == 2
+    assert "--houses, --seed: not an option of the Sengoku Jidai ruleset" in foreign.stderr
+    assert not path.exists()
+    named = run("init", str(path), "--ruleset", "Sengoku", "--demo")
+    assert named.returncode == 0, named.stderr
+
+
 def test_validate_names_tab_row_column_and_value_and_exits_2(workbook: Path) -> None:
     """A province `Type` of Castle (neither City nor rural, guide Section 3)."""
     set_cell(workbook, "Provinces", ISE, "Type", "Castle")

@@ -50,6 +50,14 @@ class Ruleset:
     seeded_tabs: tuple[str, ...] = ()  # tabs whose template must hold rows (the data tables)
     choices: tuple[Choice, ...] = ()  # what the dropdowns of its closed columns offer
     ledger_keys: tuple[str, str] = ("turn", "last_resolved_turn")  # Game keys: next period, last resolved
+    # `init` options this ruleset takes (e.g. houses, seed), and the function that lays out a new
+    # campaign from the template tabs and those options (a generated board); None: the templates as they are.
+    init_options: tuple[str, ...] = ()
+    setup: Callable[[dict[str, list[list[Any]]], dict[str, Any], bool], dict[str, list[list[Any]]]] | None = None
+
+
+class SetupError(ValueError):
+    """An `init` option a ruleset cannot lay a campaign out with (the GM's input, said plainly)."""
 
 
 def detect_ruleset(raw: dict[str, RawTab]) -> str:
