@@ -577,19 +577,35 @@ def map_command(
 
     Example: sheets-engine map campaign.xlsx --out map.png --clan Oda
     """
+    from sheets_engine.hexmap import ReadOnce, board_picture, board_state
     from sheets_engine.mapping import picture
     from sheets_engine.mapping import save_layout as keep_layout
     from sheets_engine.report import read
 
     if not out and not save_layout:
         raise click.UsageError("give --out FILE.png, --save-layout, or both")
+    store = ReadOnce(_store(source))
+    board = board_state(store)  # an Art of War campaign draws its hex board
+    if board is not None:
+        if clan is not None:
+            raise BadInput("The Art of War hides nothing: every house sees the whole board (drop --clan)")
+        if save_layout:
+            raise BadInput("The Art of War's hexes stand where their q,r put them: --save-layout is for Sengoku maps")
+        assert out is not None
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_bytes(board_picture(board, turn))
+        if as_json:
+            emit_json(payload("ok", EXIT_OK, out=out, clan=None, provinces_placed=0))
+        else:
+            print_text(f"Map written to {out}")
+        return
     saved = 0
     if save_layout:
         saved = keep_layout(_store(source))
         if not as_json:
             print_text(f"Saved the places of {saved} province(s) in the Provinces columns Map X and Map Y.")
     if out:
-        campaign = read(_store(source))
+        campaign = read(_store(source) if save_layout else store)  # after --save-layout, the sheet as it is now
         clans = [str(c) for c in campaign.state.frame("Clans").index]
         if clan is not None and clan not in clans:
             raise BadInput(f"there is no clan '{clan}' in the Clans tab (clans: {', '.join(clans)})")

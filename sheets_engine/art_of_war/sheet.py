@@ -83,10 +83,11 @@ def world_tabs(world: World, tabs: dict[str, list[list[Any]]], seed: str) -> dic
     for row in laid["Game"][1:]:
         if row[0] in values:
             row[1] = str(values[row[0]]) if values[row[0]] != "" else None
-    laid["Houses"][1:] = [
-        [h.name, h.player or None, h.temper.value, hex_text(h.capital), h.raises.value, False, mandate(world, h.name), 0]
-        for h in world.houses.values()
-    ]
+    houses = []
+    for h in world.houses.values():
+        score = mandate(world, h.name)  # shown from the first season
+        houses.append([h.name, h.player or None, h.temper.value, hex_text(h.capital), h.raises.value, False, score, 0])
+    laid["Houses"][1:] = houses
     laid["Board"][1:] = [[hex_text(h), t, world.capital_of.get(h)] for h, t in world.terrain.items()]
     laid["Pieces"][1:] = [[p.id, p.house, p.kind.value, hex_text(p.hex)] for p in world.pieces.values()]
     return laid
