@@ -91,11 +91,15 @@ def test_a_bad_hex_an_unknown_terrain_two_pieces_on_a_hex_and_a_fallen_houses_pi
     edit(store, "Pieces", "P5", "Hex", "9,9")
     edit(store, "Houses", "Wolf", "Fallen", True)
     edit(store, "Board", "4,-2", "Capital Of", "")
+    edit(store, "Pieces", "P8", "Hex", "-4,2")  # Tiger's capital: a Lotus soldier on it
+    edit(store, "Pieces", "P4", "Hex", "")  # Tiger's settler was there
     assert problems(store) == [
         "Board, row 47, column Hex: found '0;0'; expected a hex as q,r (two whole numbers, e.g. 3,-4)",
         "Board, row 48, column Terrain: found 'swamp'; one of the Terrain tab's terrains (plain, highland, forest)",
         "Pieces, row 3, column Hex: found '0,-4'; one piece a hex: P1 (row 2) stands there already",
         "Pieces, row 6, column Hex: found '9,9'; a hex of the Board tab, or empty",
+        "Pieces, row 9, column Hex: found '-4,2'; a hex that is no standing rival's capital: Lotus's soldier on "
+        "Tiger's capital means Tiger has fallen (mark it Fallen and clear its capital, or move the soldier)",
         "Pieces, row 11, column House: found 'Wolf'; a standing house: Wolf has fallen, so its pieces have left "
         "the board (empty the Hex)",
         "Pieces, row 12, column House: found 'Wolf'; a standing house: Wolf has fallen, so its pieces have left "

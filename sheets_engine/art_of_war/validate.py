@@ -208,6 +208,13 @@ def _pieces(state: GameState, board: dict[Hex, Hashable], names: list[str], fall
             )
             continue
         standing[where] = name
+        owner = str(state.frame("Board").at[board[where], "Capital Of"])
+        if row["Kind"] == "soldier" and owner and owner != row["House"] and owner not in fallen:
+            problems.append(
+                Problem("Pieces", number, "Hex", row["Hex"],
+                        f"a hex that is no standing rival's capital: {row['House']}'s soldier on {owner}'s capital "
+                        f"means {owner} has fallen (mark it Fallen and clear its capital, or move the soldier)")
+            )  # fmt: skip
         if row["House"] in fallen:
             problems.append(
                 Problem(
