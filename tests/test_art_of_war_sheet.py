@@ -54,7 +54,15 @@ def test_the_same_seed_makes_the_same_board_words_or_numbers() -> None:
     assert game(first)["first_house"] == "Lotus" and game(first)["to_move"] == "Lotus"
     assert [r["House"] for r in first.records("Houses")] == ["Crane", "Tiger", "Lotus", "Wolf"]
     assert [r["Player"] for r in first.records("Houses")] == ["person 1", None, None, None]
+    assert [r["Mandate"] for r in first.records("Houses")] == [15, 15, 15, 15]  # shown from the first season
     assert problems(first) == []
+
+
+def test_no_seed_makes_a_fresh_board_whose_seed_is_kept_to_replay_it() -> None:
+    fresh = campaign(seed=None)
+    seed = game(fresh)["seed"]
+    assert seed.startswith("fresh ") and len(seed) == len("fresh ") + 8
+    assert campaign(seed=seed).tabs["Board"] == fresh.tabs["Board"]
 
 
 def test_capitals_are_placed_fairly_apart_each_with_the_same_home_ground() -> None:
