@@ -231,3 +231,19 @@ def test_a_campaign_that_is_over_has_nothing_to_do() -> None:
     edit(store, "Game", "winner", "Value", "Tiger")
     report = app.resolve(store, now=NOW)
     assert (report.status, report.headline) == (RunStatus.NOTHING, "Nothing to do: the campaign is over (Tiger won).")
+
+
+def test_an_orders_tab_laid_out_by_hand_without_the_engines_extra_columns_still_plays() -> None:
+    store = campaign(people=0, seed="by hand")
+    keep = ["Season", "House", "Order", "Moves", "Capital Raises", "Status", "Result"]
+    store.tabs["Orders"] = [keep]
+    assert problems(store) == []
+    assert app.resolve(store, now=NOW).headline.startswith("Season 1 resolved")
+    assert [o["Status"] for o in store.records("Orders")] == ["Resolved"] * 4
+    header = store.tabs["Form Responses 1"][0]
+    store.tabs["Form Responses 1"].append(["2026-12-01 10:00:00", "ann@example.com", "Crane", "raise", None, None])
+    assert header[:2] == ["Timestamp", "Email Address"]
+    assert problems(store) == [
+        "Orders, row 1, column Email: found an empty cell; a column headed 'Email' and one headed 'Submitted': "
+        "Form responses are copied into Orders with who sent them and when"
+    ]

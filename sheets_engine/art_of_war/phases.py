@@ -58,6 +58,7 @@ def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
     book = OrderBook(draft)
     copied = orders.intake(draft, season, {h.name: h.player for h in world.houses.values()})
     played: list[str] = []
+    marched = "Marched" in state.layouts["Orders"].columns  # optional: a sheet laid out by hand may lack it
     waiting, rejected = "", ""
     while world.status is Status.PLAYING and world.season == season:
         house = world.houses[world.to_move]
@@ -77,11 +78,12 @@ def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
                 "Season": season, "House": house.name, "Order": order.kind.value,
                 "Moves": orders.moves_text(order.marches), "Status": OrderStatus.RESOLVED.value,
                 "Capital Raises": order.capital_raises.value if order.capital_raises else "",
-                "Result": text, "Marched": "; ".join(carried),
+                "Result": text, **({"Marched": "; ".join(carried)} if marched else {}),
             }, cause)  # fmt: skip
         else:
             book.resolve(row, text, cause)
-            draft.set("Orders", row, "Marched", "; ".join(carried), cause)
+            if marched:
+                draft.set("Orders", row, "Marched", "; ".join(carried), cause)
         draft.notify(season, "public", "orders", f"Season {season}, {house.name} ({order.kind.value}): {text}")
         played.append(house.name)
     record_ledger(draft, world, f"season {season}: {', '.join(played) or 'no house'} played")

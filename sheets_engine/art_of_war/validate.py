@@ -230,6 +230,13 @@ def _pieces(state: GameState, board: dict[Hex, Hashable], names: list[str], fall
 
 def _orders(state: GameState, names: list[str]) -> list[Problem]:
     known = {n.casefold() for n in names}
+    columns = state.layouts["Orders"].columns
+    lacking = [c for c in ("Email", "Submitted") if c not in columns]
+    if lacking and not state.frame("Form Responses 1").empty:
+        return [
+            Problem("Orders", 1, lacking[0], "", "a column headed 'Email' and one headed 'Submitted': "
+                    "Form responses are copied into Orders with who sent them and when")
+        ]  # fmt: skip
     return [
         Problem(
             "Orders",
