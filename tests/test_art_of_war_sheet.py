@@ -197,6 +197,19 @@ def test_a_form_response_from_the_houses_player_is_its_order() -> None:
     ]
     app.resolve(store, now=NOW)
     assert sum(1 for o in store.records("Orders") if o["Email"]) == 2  # a response is copied once
+    # season 2 is being played and Crane's turn in it is still to come: its next response is for season 2;
+    # Lotus has moved in season 2 already, so an order for it now is for season 3
+    edit(store, "Houses", "Lotus", "Player", "lee@example.com")
+    later = {**answers, "Timestamp": "2026-12-01 11:00:00"}
+    store.tabs["Form Responses 1"].append([{**later, "Email Address": "ann@example.com"}.get(c) for c in header])
+    store.tabs["Form Responses 1"].append(
+        [{**later, "Email Address": "lee@example.com", "House": "Lotus"}.get(c) for c in header]
+    )
+    app.resolve(store, now=NOW)
+    assert [(o["House"], o["Season"]) for o in store.records("Orders") if o["Email"]][2:] == [
+        ("Crane", 2),
+        ("Lotus", 3),
+    ]
 
 
 def test_an_unreadable_order_is_rejected_and_the_house_may_order_again() -> None:

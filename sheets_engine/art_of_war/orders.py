@@ -91,9 +91,10 @@ def pending_rows(draft: Draft, season: int, house: str) -> list[Hashable]:
     ]
 
 
-def intake(draft: Draft, season: int, players: dict[str, str]) -> int:
-    """Copy Form responses not yet in Orders into Orders, for the season being played; a response from an
-    address that does not play the house it names is copied as Rejected. Returns how many were copied."""
+def intake(draft: Draft, seasons: dict[str, int], players: dict[str, str], season: int) -> int:
+    """Copy Form responses not yet in Orders into Orders, each for the season of its house's next turn
+    (`seasons`; `season` for a house that does not exist); a response from an address that does not play
+    the house it names is copied as Rejected. Returns how many were copied."""
     responses = draft.frame("Form Responses 1")
     if responses.empty:
         return 0
@@ -108,7 +109,7 @@ def intake(draft: Draft, season: int, players: dict[str, str]) -> int:
             continue
         house = houses.get(" ".join(str(response["House"]).split()).casefold())
         row = {
-            "Season": season, "House": house or response["House"], "Order": response["Order"],
+            "Season": seasons.get(house or "", season), "House": house or response["House"], "Order": response["Order"],
             "Moves": response["Moves"], "Capital Raises": response["Capital Raises"], "Email": email,
             "Submitted": stamp, "Status": OrderStatus.PENDING.value,
         }  # fmt: skip

@@ -20,7 +20,7 @@ from typing import Any
 
 from sheets_engine.art_of_war import bots, orders
 from sheets_engine.art_of_war.model import Event, Status, World
-from sheets_engine.art_of_war.rules import Order, play_turn
+from sheets_engine.art_of_war.rules import Order, next_season_of, play_turn
 from sheets_engine.art_of_war.schema import OrderStatus
 from sheets_engine.art_of_war.sheet import read_world, record, record_ledger
 from sheets_engine.core.dice import Dice
@@ -56,7 +56,8 @@ def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
                        nothing_to_do(reason))  # fmt: skip
     draft = Draft(state)
     book = OrderBook(draft)
-    copied = orders.intake(draft, season, {h.name: h.player for h in world.houses.values()})
+    players = {h.name: h.player for h in world.houses.values()}
+    copied = orders.intake(draft, {h: next_season_of(world, h) for h in players}, players, season)
     played: list[str] = []
     marched = "Marched" in state.layouts["Orders"].columns  # optional: a sheet laid out by hand may lack it
     waiting, rejected = "", ""

@@ -403,6 +403,17 @@ def advance(world: World) -> list[Event]:
     return events
 
 
+def next_season_of(world: World, house: str) -> int:
+    """The season of the house's next turn: this one while its seat is still to come this circuit, else the next."""
+    seats = list(world.houses)
+    opening = seats.index(world.first)
+
+    def place(name: str) -> int:
+        return (seats.index(name) - opening) % len(seats)
+
+    return world.season if place(house) >= place(world.to_move) else world.season + 1
+
+
 def close_season(world: World) -> list[Event]:
     """A circuit is done: the season counter moves on, or after the last season the highest mandate wins."""
     if world.season < world.max_seasons:
