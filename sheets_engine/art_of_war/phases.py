@@ -88,7 +88,8 @@ def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
         draft.notify(season, "public", "orders", f"Season {season}, {house.name} ({order.kind.value}): {text}")
         played.append(house.name)
     record_ledger(draft, world, f"season {season}: {', '.join(played) or 'no house'} played")
-    summary: dict[str, Any] = {"resolved": bool(played), "season": season, "houses played": ", ".join(played)}
+    summary: dict[str, Any] = {"resolved": bool(played), "turn": season, "season": season}
+    summary["houses played"] = ", ".join(played)
     if copied:
         summary["form responses copied"] = copied
     summary["to move"] = world.to_move
