@@ -88,6 +88,9 @@ def test_a_bad_init_option_is_refused_with_exit_2_and_the_reason(tmp_path: Path)
     assert result.output.strip() == "Error: --temper reckless: a bot's temper is cautious, steady or ruthless"
     result = runner.invoke(cli, [*base, "--houses", "3", "--people", "4"])
     assert result.output.strip() == "Error: --people 4: from 0 to 3 of the 3 houses may be played by people"
+    result = runner.invoke(cli, [*base, "--demo"])
+    assert result.output.strip() == "Error: --demo: The Art of War has no demo campaign; the board is made from --seed"
+    assert not (tmp_path / "aw.xlsx").exists()
 
 
 # -- validation ------------------------------------------------------------------------------------

@@ -49,6 +49,8 @@ def template_grounds(tabs: dict[str, list[list[Any]]]) -> dict[str, Ground]:
 def setup(tabs: dict[str, list[list[Any]]], options: dict[str, Any], demo: bool) -> dict[str, list[list[Any]]]:
     """A new campaign's board from --houses, --people, --temper and --seed (a fresh seed when none is given,
     kept in the Game tab so the board can be made again)."""
+    if demo:
+        raise SetupError("--demo: The Art of War has no demo campaign; the board is made from --seed")
     chosen = {**DEFAULTS, **options}
     try:
         temper = check_options(int(chosen["houses"]), int(chosen["people"]), str(chosen["temper"]))
