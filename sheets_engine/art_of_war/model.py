@@ -53,6 +53,12 @@ class Ground:
     raises: Kind | None  # None: nothing at all
 
 
+def ground_row(name: object, cost: object, cover: object, raises: object) -> Ground:
+    """A Terrain row (its cells as read) as the rules use it; `raises` is settler, soldier or nothing."""
+    word = str(raises).strip().casefold()
+    return Ground(str(name), int(str(cost)), int(str(cover)), None if word == "nothing" else Kind(word))
+
+
 @dataclass
 class Piece:
     """A settler or a soldier; `hex` None once it has left the board (broken, destroyed, removed)."""

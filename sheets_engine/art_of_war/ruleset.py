@@ -8,7 +8,7 @@ from importlib.resources import files
 from typing import Any
 
 from sheets_engine.art_of_war import phases, validate
-from sheets_engine.art_of_war.model import Ground, Kind
+from sheets_engine.art_of_war.model import Ground, Kind, ground_row
 from sheets_engine.art_of_war.schema import TABS, OrderStatus
 from sheets_engine.art_of_war.setup import BadOption, check_options, new_world
 from sheets_engine.art_of_war.sheet import read_world, record_ledger, world_tabs
@@ -37,13 +37,8 @@ def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
 def template_grounds(tabs: dict[str, list[list[Any]]]) -> dict[str, Ground]:
     """The Terrain template's rows as the rules read them."""
     header, *rows = tabs["Terrain"]
-    found = {}
-    for row in rows:
-        record = dict(zip(header, row, strict=False))
-        raises = None if record["Raises"] == "nothing" else Kind(record["Raises"])
-        found[str(record["Terrain"]).casefold()] = Ground(str(record["Terrain"]), int(record["Cost"]),
-                                                          int(record["Cover"]), raises)  # fmt: skip
-    return found
+    records = [dict(zip(header, row, strict=False)) for row in rows]
+    return {str(r["Terrain"]).casefold(): ground_row(r["Terrain"], r["Cost"], r["Cover"], r["Raises"]) for r in records}
 
 
 def setup(tabs: dict[str, list[list[Any]]], options: dict[str, Any], demo: bool) -> dict[str, list[list[Any]]]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheets_engine.art_of_war.hexes import Hex, hex_text, parse_hex
-from sheets_engine.art_of_war.model import Event, Ground, House, Kind, Piece, Status, Temper, World
+from sheets_engine.art_of_war.model import Event, Ground, House, Kind, Piece, Status, Temper, World, ground_row
 from sheets_engine.art_of_war.rules import mandate
 from sheets_engine.core.tables import Draft, GameState
 
@@ -25,11 +25,10 @@ class Keys:
 
 def grounds_of(state: GameState) -> dict[str, Ground]:
     """The Terrain tab as the rules read it, by terrain name (any case)."""
-    found = {}
-    for name, row in state.frame("Terrain").iterrows():
-        raises = None if row["Raises"] == "nothing" else Kind(row["Raises"])
-        found[str(name).casefold()] = Ground(str(name), int(row["Cost"]), int(row["Cover"]), raises)
-    return found
+    return {
+        str(name).casefold(): ground_row(name, row["Cost"], row["Cover"], row["Raises"])
+        for name, row in state.frame("Terrain").iterrows()
+    }
 
 
 def whole(value: Any, default: int) -> int:

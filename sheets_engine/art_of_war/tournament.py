@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 
 from sheets_engine.art_of_war import bots
-from sheets_engine.art_of_war.model import Ground, Kind, Status, Temper, World
+from sheets_engine.art_of_war.model import Ground, Status, Temper, World, ground_row
 from sheets_engine.art_of_war.phases import bot_dice
 from sheets_engine.art_of_war.rules import play_turn
 from sheets_engine.art_of_war.setup import new_world
@@ -23,11 +23,8 @@ TEMPERS = (Temper.CAUTIOUS, Temper.STEADY, Temper.RUTHLESS)
 def default_grounds() -> dict[str, Ground]:
     """The Terrain template's rows (what a new campaign's Terrain tab holds)."""
     text = (files("sheets_engine.art_of_war") / "templates" / "Terrain.csv").read_text(encoding="utf-8")
-    found = {}
-    for row in csv.DictReader(io.StringIO(text)):
-        raises = None if row["Raises"] == "nothing" else Kind(row["Raises"])
-        found[row["Terrain"].casefold()] = Ground(row["Terrain"], int(row["Cost"]), int(row["Cover"]), raises)
-    return found
+    rows = csv.DictReader(io.StringIO(text))
+    return {r["Terrain"].casefold(): ground_row(r["Terrain"], r["Cost"], r["Cover"], r["Raises"]) for r in rows}
 
 
 def play_game(world: World, seed: str) -> World:
