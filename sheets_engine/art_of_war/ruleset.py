@@ -71,7 +71,7 @@ def build() -> Ruleset:
     """The ruleset record."""
     return Ruleset(
         name="art-of-war",
-        title="The Art of War",
+        title="Art of War",  # "the Art of War ruleset", as the engine's messages put it
         tabs=TABS,
         templates=files("sheets_engine.art_of_war") / "templates",
         seeded_tabs=("Game", "Terrain"),
