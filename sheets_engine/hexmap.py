@@ -83,7 +83,9 @@ def board_scene(state: GameState, season: int | None = None) -> BoardScene:
     ]
     status = str(state.game("status")).strip().casefold()
     now = f"season {state.game('season')}, {state.game('to_move')} to move"
-    over = f"over after season {state.game('season')}: {state.game('winner')} wins"
+    over = f"over after season {state.game('season')}: " + (
+        f"{state.game('winner')} wins" if state.game("winner") else "no winner"
+    )
     title = "The Art of War: " + (over if status == "over" else now)
     if season is not None:
         title += f" (moves of season {season})"

@@ -358,3 +358,14 @@ def test_when_season_60_closes_the_mandate_goes_to_the_highest_score() -> None:
     play_turn(w, Order(OrderKind.MARCH))
     play_turn(w, Order(OrderKind.MARCH))
     assert (w.status, w.season) == (Status.PLAYING, 60)  # season 59 closed; 60 is played
+
+
+def test_when_the_last_two_companies_destroy_each_other_nobody_wins() -> None:
+    w = world([("P1", "Crane", "soldier", (0, 0)), ("P3", "Tiger", "soldier", (1, 0))])
+    events, _ = play_turn(w, Order(OrderKind.MARCH, (PieceMarch("P1", (0, 0), go((1, 0), attack_last=True)),)))
+    assert texts(events)[-3:] == [
+        "Crane is out: it has no pieces left on the board",
+        "Tiger is out: it has no pieces left on the board",
+        "every house has fallen: the campaign ends with no winner",
+    ]
+    assert (w.status, w.winner) == (Status.OVER, "")

@@ -104,7 +104,9 @@ def _headline(world: World, season: int, waiting: str, rejected: str) -> str:
         why = f"; its last order was rejected: {rejected}" if rejected else ""
         return paused("season", season, f"{waiting}'s order (played by {house.player}): it is {waiting}'s turn{why}")
     if world.status is Status.OVER:
-        return f"Season {season} resolved: the campaign is over, {world.winner} wins"
+        return f"Season {season} resolved: the campaign is over, " + (
+            f"{world.winner} wins" if world.winner else "with no winner (every house has fallen)"
+        )
     nxt = world.houses[world.to_move]
     return f"Season {season} resolved: season {world.season} opens with {nxt.name}" + (
         f" (played by {nxt.player})" if nxt.person else ""

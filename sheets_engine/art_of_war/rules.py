@@ -381,7 +381,9 @@ def conquest(world: World) -> list[Event]:
     if len(standing) > 1 or world.status is Status.OVER:
         return []
     world.status = Status.OVER
-    world.winner = standing[0] if standing else ""
+    if not standing:  # the last two companies destroyed each other
+        return [Event("over", "every house has fallen: the campaign ends with no winner")]
+    world.winner = standing[0]
     return [Event("over", f"{world.winner} rules the empire: every other house has fallen", "", world.winner)]
 
 
