@@ -22,18 +22,25 @@ from typing import Any, TypeVar
 
 from sheets_engine.stores.base import Choice, RawTab, StoreError, Write, as_cells
 from sheets_engine.stores.gsheets_layout import (
+    MAX_REQUEST_BYTES,
     Block,
     a1_range,
     add_sheet,
+    add_staging,
     bold_header,
+    cell_requests,
     clear_values,
+    copy_paste,
     dropdowns,
     freeze_header,
     grow,
+    is_staging,
+    pack,
     plan_write,
     quote_title,
     rectangles,
     reply_range,
+    request_size,
     update_cells,
 )
 from sheets_engine.stores.guard import (
@@ -126,6 +133,7 @@ class GoogleSheetsStore:
     """A campaign in a Google Sheet, read and written through gspread."""
 
     cell_limit = 50_000  # characters in a cell: Google refuses the whole write for one longer cell
+    request_limit = MAX_REQUEST_BYTES  # bytes in a request body; a larger write is staged (see _write_staged)
 
     def __init__(
         self,
@@ -151,6 +159,7 @@ class GoogleSheetsStore:
         self._sheets: dict[str, dict[str, Any]] | None = None  # title -> sheet properties, as last read
         self._values: dict[str, list[list[Any]]] = {}  # title -> the rows the last read() found
         self._grids: dict[str, tuple[int, int]] = {}  # title -> (rows, columns) of the grid the last read() saw
+        self._leftovers: list[int] = []  # ids of staging tabs a run that died left behind: the next write deletes them
 
     @classmethod
     def open(cls, source: str, credentials: str | os.PathLike[str] | None = None, **options: Any) -> GoogleSheetsStore:
@@ -214,6 +223,36 @@ class GoogleSheetsStore:
             wanted[(cell.tab, cell.row, cell.column)] = cell.value
         last_rows = {title: len(rows) for title, rows in self._values.items()}
         targets, blocks = plan_write(wanted, last_rows)
+        sizes: dict[str, tuple[int, int]] = {}
+        growth: list[dict[str, Any]] = []
+        for title in sorted({b.tab for b in blocks}):
+            props = self._sheets[title]
+            tab_blocks = [b for b in blocks if b.tab == title]
+            sizes[title] = (max(b.bottom for b in tab_blocks), max(b.right for b in tab_blocks))
+            growth += grow(props["sheetId"], props.get("gridProperties", {}), *sizes[title])
+        leftovers = [{"deleteSheet": {"sheetId": sheet_id}} for sheet_id in self._leftovers]
+        direct = [
+            cell_requests(
+                self._sheets[b.tab]["sheetId"],
+                b.row - 1,
+                b.column - 1,
+                b.values,
+                b.row <= last_rows.get(b.tab, 0),  # cells of rows that existed may need clearing; new rows are empty
+                self.request_limit - 4096,
+            )
+            for b in blocks
+        ]
+        whole = leftovers + growth + [r for requests in direct for r in requests]
+        if request_size({"requests": whole}) <= self.request_limit:
+            self._guard(targets)
+            self._call("write", lambda: self.client.batch_update(self.key, {"requests": whole}))
+        else:
+            self._write_staged(targets, blocks, direct, leftovers, growth)
+        self._leftovers = []
+        self._remember(targets, sizes)
+
+    def _guard(self, targets: Mapping[Cell, Any]) -> None:
+        """The lost-update guard: raise ConflictError if the sheet is no longer the one read."""
         expected = {cell: self._known(cell) for cell in targets}
         tabs = sorted({cell[0] for cell in targets})
         current, shapes = self._reread(list(targets), tabs)
@@ -226,16 +265,61 @@ class GoogleSheetsStore:
                 found.setdefault((conflict.tab, conflict.row, conflict.column), conflict)
         if found:
             raise ConflictError(sorted(found.values(), key=_in_sheet_order), self.name)
-        requests: list[dict[str, Any]] = []
-        sizes: dict[str, tuple[int, int]] = {}
-        for title in sorted({b.tab for b in blocks}):
-            props = self._sheets[title]
-            tab_blocks = [b for b in blocks if b.tab == title]
-            sizes[title] = (max(b.bottom for b in tab_blocks), max(b.right for b in tab_blocks))
-            requests += grow(props["sheetId"], props.get("gridProperties", {}), *sizes[title])
-        requests += [update_cells(self._sheets[b.tab]["sheetId"], b) for b in blocks]
-        self._call("write", lambda: self.client.batch_update(self.key, {"requests": requests}))
-        self._remember(targets, sizes)
+
+    def _write_staged(
+        self,
+        targets: Mapping[Cell, Any],
+        blocks: Sequence[Block],
+        direct: Sequence[list[dict[str, Any]]],
+        leftovers: list[dict[str, Any]],
+        growth: list[dict[str, Any]],
+    ) -> None:
+        """A write too large for one request, still all-or-nothing as the visible tabs go.
+
+        The large blocks are pasted into a new hidden staging tab, in as many requests as they need
+        (nothing visible changes). Then the guard re-reads, and one final batchUpdate grows the tabs,
+        writes the small blocks directly, copies each staged block into place and deletes the staging
+        tab. A run that dies before the final request leaves only the staging tab, which the next
+        write deletes. A block is staged when moving it costs fewer bytes than writing it: the final
+        request then holds one copyPaste per staged block and the small blocks' own cells.
+        """
+        assert self._sheets is not None
+        staging = max([p["sheetId"] for p in self._sheets.values()] + self._leftovers + [0]) + 1
+        final: list[dict[str, Any]] = list(growth)
+        staged: list[dict[str, Any]] = [*leftovers, {}]  # {}: the staging tab's addSheet, once its size is known
+        top = width = 0
+        for b, requests in zip(blocks, direct, strict=True):
+            rows, columns = len(b.values), b.right - b.column + 1
+            into = (self._sheets[b.tab]["sheetId"], b.row - 1, b.column - 1)
+            move = copy_paste((staging, top, 0, rows, columns), into)
+            if sum(request_size(r) for r in requests) <= request_size(move):
+                final += requests
+                continue
+            final.append(move)
+            staged += cell_requests(staging, top, 0, b.values, False, self.request_limit - 4096)
+            top, width = top + rows, max(width, columns)
+        final.append({"deleteSheet": {"sheetId": staging}})
+        staged[len(leftovers)] = add_staging(staging, top, width)
+        needed = request_size({"requests": final})
+        if needed > self.request_limit:
+            raise StoreError(
+                f"This write to {self.name} is {len(targets):,} cells in {len(blocks):,} separate ranges: even "
+                f"staged, its last request would be {needed:,} bytes, over the {self.request_limit:,}-byte limit "
+                "of a request. Nothing was written. Resolve in smaller steps (a paused turn) or write to a workbook."
+            )
+        for batch in pack(staged, self.request_limit):
+            self._call("stage", lambda batch=batch: self.client.batch_update(self.key, {"requests": batch}))
+        try:
+            self._guard(targets)
+        except ConflictError:
+            self._leftovers = [staging]  # nothing visible was written; the staging tab goes now or next run
+            try:
+                self.client.batch_update(self.key, {"requests": [{"deleteSheet": {"sheetId": staging}}]})
+                self._leftovers = []
+            except Exception:  # the next write deletes it; the conflict is what the GM must hear of
+                pass
+            raise
+        self._call("write", lambda: self.client.batch_update(self.key, {"requests": final}))
 
     def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False, choices: Sequence[Choice] = ()) -> None:
         """Lay the campaign's tabs out in the (existing, shared) spreadsheet, in one batchUpdate.
@@ -266,7 +350,7 @@ class GoogleSheetsStore:
                 "their contents (tabs that are not the campaign's are never touched)."
             )
         requests: list[dict[str, Any]] = []
-        next_id = max((p["sheetId"] for p in sheets.values()), default=0) + 1
+        next_id = max([p["sheetId"] for p in sheets.values()] + self._leftovers, default=0) + 1
         ids: dict[str, int] = {}
         for index, (tab, rows) in enumerate(tabs.items(), start=len(sheets)):
             width = max((len(r) for r in rows), default=1)
@@ -294,9 +378,12 @@ class GoogleSheetsStore:
     def _fetch_sheets(self) -> dict[str, dict[str, Any]]:
         meta = self._call("open", lambda: self.client.fetch_sheet_metadata(self.key))
         sheets = {}
+        self._leftovers = []
         for sheet in meta.get("sheets", []):
             props = sheet.get("properties", {})
-            if props.get("sheetType", "GRID") == "GRID":
+            if is_staging(str(props.get("title", ""))):
+                self._leftovers.append(props["sheetId"])  # the engine's, never the campaign's
+            elif props.get("sheetType", "GRID") == "GRID":
                 sheets[props["title"]] = props
         self._sheets = sheets
         return sheets
