@@ -216,3 +216,67 @@ def test_a_write_whose_last_request_cannot_fit_is_refused_before_anything_is_sen
 
 def test_the_limit_is_two_million_bytes() -> None:
     assert MAX_REQUEST_BYTES == GoogleSheetsStore.request_limit == 2_000_000
+
+
+# -- History's length, read from the end of its column A -------------------------------------------
+def long_history(sheet: Sheet, rows: int) -> None:
+    store = sheet.store()
+    store.read()
+    store.write([RowsAppended("History", 2, tuple(range(1, 10)), history_rows(rows))])
+    sheet.fake.served.clear()
+
+
+def ranges_asked(store: GoogleSheetsStore) -> list[list[str]]:
+    """The ranges of every values batch-get the store makes from now on."""
+    asked: list[list[str]] = []
+    batch_get = store.client.values_batch_get
+
+    def spy(key: str, ranges: list[str], params: Any = None) -> Any:
+        asked.append(list(ranges))
+        return batch_get(key, ranges, params=params)
+
+    store.client.values_batch_get = spy  # type: ignore[method-assign]
+    return asked
+
+
+def test_a_turn_reads_the_end_of_historys_column_a_only(sheet: Sheet) -> None:
+    long_history(sheet, 5_000)
+    store = sheet.store()
+    asked = ranges_asked(store)
+    tabs = store.read(headers_only=("History",))
+    assert tabs["History"].last_row == 5_001 and tabs["History"].header == HISTORY
+    assert asked == [["'Board'", "'History'!1:1", "'History'!A4002:A"]]  # the grid's last 1,000 rows
+    assert sum(s.sent for s in sheet.fake.served if s.path.endswith("values:batchGet")) < 30_000
+    store.write([RowsAppended("History", 5_002, (1, 2), [(4, "next")])])
+    assert sheet.fake.values(KEY, "History")[5_001][:2] == [4, "next"]
+
+
+def test_a_gm_edit_in_history_during_a_run_is_still_seen(sheet: Sheet) -> None:
+    long_history(sheet, 5_000)
+    for edit in (
+        lambda fake: fake.put_values(KEY, "History!A4500", [[99]]),
+        lambda fake: fake.gm_update(KEY, {"insertDimension": {"range": {
+            "sheetId": fake.sheet_id(KEY, "History"), "dimension": "ROWS", "startIndex": 99, "endIndex": 100}}}),
+    ):  # fmt: skip
+        store = sheet.store()
+        store.read(headers_only=("History",))
+        sheet.fake.before("values:batchGetByDataFilter", edit)
+        with pytest.raises(ConflictError) as error:
+            store.write([RowsAppended("History", 5_002, (1, 2), [(4, "next")])])
+        shown = str(error.value.conflicts[0])
+        assert shown in ("History!A4500: was 3, now 99", "History: its grid was 5001 rows x 26 columns, now 5002 x 26 "
+                         "(rows or columns inserted, deleted or added)")  # fmt: skip
+        assert len(sheet.fake.values(KEY, "History")) in (5_001, 5_002)  # nothing appended
+
+
+def test_history_with_many_blank_rows_below_it_is_read_whole_in_one_more_request(sheet: Sheet) -> None:
+    long_history(sheet, 5_000)
+    history = sheet.fake.sheet_id(KEY, "History")
+    sheet.fake.gm_update(KEY, {"appendDimension": {"sheetId": history, "dimension": "ROWS", "length": 2_000}})
+    store = sheet.store()
+    asked = ranges_asked(store)
+    assert store.read(headers_only=("History",))["History"].last_row == 5_001
+    assert asked == [["'Board'", "'History'!1:1", "'History'!A6002:A"]]
+    assert store.exchanges[-1].url.endswith("/values/%27History%27%21A%3AA")  # then the whole column, once
+    store.write([RowsAppended("History", 5_002, (1, 2), [(4, "next")])])
+    assert sheet.fake.values(KEY, "History")[5_001][:2] == [4, "next"]

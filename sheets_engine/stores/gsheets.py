@@ -63,6 +63,8 @@ READ_OPTIONS = {"valueRenderOption": "UNFORMATTED_VALUE", "dateTimeRenderOption"
 _URL = re.compile(r"^https?://docs\.google\.com/spreadsheets/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
 _KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 T = TypeVar("T")
+# Rows at the end of a log tab's grid whose column A a run reads (History: its length, never its contents)
+LOG_WINDOW = 1000
 
 
 def is_google_source(source: str) -> bool:
@@ -160,6 +162,7 @@ class GoogleSheetsStore:
         self._values: dict[str, list[list[Any]]] = {}  # title -> the rows the last read() found
         self._grids: dict[str, tuple[int, int]] = {}  # title -> (rows, columns) of the grid the last read() saw
         self._leftovers: list[int] = []  # ids of staging tabs a run that died left behind: the next write deletes them
+        self._windows: dict[str, int] = {}  # title -> first row of column A read, for a tab read as its header only
 
     @classmethod
     def open(cls, source: str, credentials: str | os.PathLike[str] | None = None, **options: Any) -> GoogleSheetsStore:
@@ -188,11 +191,15 @@ class GoogleSheetsStore:
 
         `only` is not used: Google sends values, not a dense grid, and the guard keeps every tab.
 
-        A tab in `headers_only` is asked for as its header row and its column A only: that gives
-        its last row (the engine writes column A of every History row) without its contents.
+        A tab in `headers_only` is asked for as its header row and the end of its column A only (its
+        last LOG_WINDOW grid rows): that gives its last row (the engine writes column A of every History
+        row) without its contents, at the same cost at 10,000 rows as at 400,000. Only when the window
+        is empty (a GM added that many blank rows below History) is the whole column asked for, in a
+        second request.
         """
         sheets = self._fetch_sheets()
         light = {name.strip().casefold() for name in headers_only}
+        self._windows = {}
         values, grids = self._batch_get(list(sheets), [t for t in sheets if t.strip().casefold() in light])
         self._values, self._grids = values, grids
         for title, (height, width) in grids.items():  # the read's own view: the metadata came a moment earlier
@@ -400,9 +407,12 @@ class GoogleSheetsStore:
         light = light or []
         asked: list[str] = []
         for title in titles:
-            asked += (
-                [f"{quote_title(title)}!1:1", f"{quote_title(title)}!A:A"] if title in light else [quote_title(title)]
-            )
+            if title in light:
+                height = (self._sheets or {}).get(title, {}).get("gridProperties", {}).get("rowCount", 0)
+                self._windows[title] = max(1, height - LOG_WINDOW + 1)
+                asked += [f"{quote_title(title)}!1:1", f"{quote_title(title)}!{self._column_a(title)}"]
+            else:
+                asked.append(quote_title(title))
         reply = self._call(
             "read",
             lambda: self.client.values_batch_get(self.key, asked, params={**READ_OPTIONS, "majorDimension": "ROWS"}),
@@ -420,7 +430,16 @@ class GoogleSheetsStore:
             if title in light:
                 column = next(found)
                 column_a = column.get("values", [])  # one cell a row: its length is the tab's last used row
-                rows = rows[:1] + [row[:1] for row in column_a[1:]]
+                start = self._windows[title]
+                if start > 1 and not column_a:  # the last row is above the window: read the whole column
+                    self._windows[title] = start = 1
+                    whole_column = self._call(
+                        "read",
+                        lambda t=title: self.client.values_get(self.key, f"{quote_title(t)}!A:A", params=READ_OPTIONS),
+                    )
+                    column_a = whole_column.get("values", [])
+                # rows above the window stand as empty lists: only the tab's length matters
+                rows = (rows[:1] or [[]]) + ([[]] * (start - 2) + column_a if start > 1 else column_a[1:])
                 bottom = reply_range(column.get("range", ""))
                 if end is not None and bottom is not None:
                     grids[title] = (bottom[1], end[2])
@@ -448,7 +467,7 @@ class GoogleSheetsStore:
         boxes = {a1_range(*box): box for box in rectangles(inside)}
         # Open ranges: Google names them in its reply clamped to the grid, so they say its size
         headers = {f"{quote_title(tab)}!1:1": tab for tab in tabs}
-        keys = {f"{quote_title(tab)}!A:A": tab for tab in tabs}
+        keys = {f"{quote_title(tab)}!{self._column_a(tab)}": tab for tab in tabs}
         asked = [*headers, *keys, *boxes]
         body = {"dataFilters": [{"a1Range": a1} for a1 in asked], "majorDimension": "ROWS", **READ_OPTIONS}
         url = f"{SPREADSHEETS_API_V4_BASE_URL}/{self.key}/values:batchGetByDataFilter"
@@ -490,15 +509,23 @@ class GoogleSheetsStore:
                 across[2],
                 tuple(first[0]) if first else (),
                 tuple(row[0] if row else None for row in column.get("values", [])),
+                self._windows.get(tab, 1),
             )
         return current, shapes
+
+    def _column_a(self, title: str) -> str:
+        """Column A as the read asked for it: whole, or from the first row of a log tab's window."""
+        start = self._windows.get(title, 1)
+        return "A:A" if start == 1 else f"A{start}:A"
 
     def _shape(self, tab: str) -> Shape:
         """A tab's shape as the last read() saw it (and the writes since, which grow it)."""
         rows = self._values.get(tab, [])
         grid = (self._sheets or {}).get(tab, {}).get("gridProperties", {})
         height, width = self._grids.get(tab, (grid.get("rowCount", 0), grid.get("columnCount", 0)))
-        return Shape(tab, height, width, tuple(rows[0]) if rows else (), tuple(row[0] if row else None for row in rows))
+        start = self._windows.get(tab, 1)
+        keys = tuple(row[0] if row else None for row in rows[start - 1 :])
+        return Shape(tab, height, width, tuple(rows[0]) if rows else (), keys, start)
 
     def _call(self, doing: str, request: Callable[[], T]) -> T:
         """Run one request, turning Google's refusals into StoreErrors that say what to do."""
