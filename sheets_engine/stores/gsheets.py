@@ -328,6 +328,41 @@ class GoogleSheetsStore:
             raise
         self._call("write", lambda: self.client.batch_update(self.key, {"requests": final}))
 
+    def remove_rows(self, tab: str, first: int, last: int, width: int | None = None) -> None:
+        """Delete rows first..last (1-based) of a tab as the last read() saw it, in one guarded batchUpdate.
+
+        With `width` (the header's), the tab's empty columns past it go too: Google counts every cell
+        of a grid against its 10,000,000-cell limit, and a new tab comes 26 columns wide. Raises
+        ConflictError (nothing deleted) if the tab changed shape since the read.
+        """
+        assert self._sheets is not None and tab in self._sheets
+        _, shapes = self._reread([], [tab])
+        changes = find_reshapes(self._shape(tab), shapes.get(tab))
+        if changes:
+            raise ConflictError(changes, self.name)
+        props = self._sheets[tab]
+        sheet_id, grid = props["sheetId"], props.get("gridProperties", {})
+        rows, columns = grid.get("rowCount", last), grid.get("columnCount", 1)
+        requests: list[dict[str, Any]] = []
+        if last >= rows:  # a tab keeps a row below its frozen header
+            requests.append({"appendDimension": {"sheetId": sheet_id, "dimension": "ROWS", "length": 1}})
+        dimension = {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": first - 1, "endIndex": last}
+        requests.append({"deleteDimension": {"range": dimension}})
+        used = max((len(row) for row in self._values.get(tab, [])), default=0)
+        if width and columns > max(width, used):
+            extra = {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": max(width, used), "endIndex": columns}
+            requests.append({"deleteDimension": {"range": extra}})
+        self._call("archive rows of", lambda: self.client.batch_update(self.key, {"requests": requests}))
+        self._sheets = None  # grids changed: a later write reads again
+
+    def cell_count(self) -> int:
+        """Cells in every tab's grid, as the last read saw them (Google's limit counts these)."""
+        sheets = self._sheets if self._sheets is not None else self._fetch_sheets()
+        return sum(
+            p.get("gridProperties", {}).get("rowCount", 0) * p.get("gridProperties", {}).get("columnCount", 0)
+            for p in sheets.values()
+        )
+
     def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False, choices: Sequence[Choice] = ()) -> None:
         """Lay the campaign's tabs out in the (existing, shared) spreadsheet, in one batchUpdate.
 
