@@ -280,3 +280,25 @@ def test_history_with_many_blank_rows_below_it_is_read_whole_in_one_more_request
     assert store.exchanges[-1].url.endswith("/values/%27History%27%21A%3AA")  # then the whole column, once
     store.write([RowsAppended("History", 5_002, (1, 2), [(4, "next")])])
     assert sheet.fake.values(KEY, "History")[5_001][:2] == [4, "next"]
+
+
+def test_laying_out_a_campaign_larger_than_a_request_takes_several_within_the_limit(tmp_path: Path) -> None:
+    """init and push lay a campaign out in requests of at most the limit (not all-or-nothing: a set-up
+    that fails half-way is run again with --force); the tabs are the same as laid out in one request."""
+    from tests.standin.campaigns import scaled_demo
+
+    laid_out = []
+    for limit in (50_000, 10**9):
+        fake = FakeSheets()
+        with serve(fake) as root:
+            key_file = write_key_file(tmp_path, token_uri=f"{root}/token")
+            fake.add_spreadsheet(KEY, "big", editors=[TEST_ACCOUNT])
+            fake.max_request = limit
+            store = GoogleSheetsStore.open(f"gsheet:{KEY}", key_file, api_root=root, retry=QUICK)
+            store.request_limit = limit
+            store.create(scaled_demo(10))
+            laid_out.append({s.title: (s.properties, s.cells) for s in fake.spreadsheets[KEY].sheets})
+            sizes = [s.received for s in fake.served if s.path.endswith(":batchUpdate")]
+            assert max(sizes) <= limit
+            assert len(sizes) == (7 if limit == 50_000 else 1)
+    assert laid_out[0] == laid_out[1]

@@ -41,7 +41,7 @@ from sheets_engine.stores.gsheets_layout import (
     rectangles,
     reply_range,
     request_size,
-    update_cells,
+    update_rows,
 )
 from sheets_engine.stores.guard import (
     Cell,
@@ -407,13 +407,15 @@ class GoogleSheetsStore:
                 ids[tab], next_id = next_id, next_id + 1
                 requests.append(add_sheet(ids[tab], tab, index, len(rows), width))
             if rows:
-                requests.append(update_cells(ids[tab], Block(tab, 1, 1, tuple(tuple(r) for r in rows))))
+                requests += update_rows(ids[tab], rows, self.request_limit - 4096)
                 requests.append(bold_header(ids[tab], len(rows[0])))
         requests += dropdowns({t: r for t, r in tabs.items() if t in ids}, ids, choices)
         if default and not _holds_data(current.get(default[0], [])) and ids:
             requests.append({"deleteSheet": {"sheetId": sheets[default[0]]["sheetId"]}})
-        if requests:
-            self._call("lay out", lambda: self.client.batch_update(self.key, {"requests": requests}))
+        # One request when the campaign fits (2,000,000 bytes); a larger one in several, in order: a set-up
+        # that fails half-way is run again with --force
+        for batch in pack(requests, self.request_limit) if requests else []:
+            self._call("lay out", lambda batch=batch: self.client.batch_update(self.key, {"requests": batch}))
         self._sheets = None  # ids and sizes changed: the next read fetches them again
 
     # -- requests ------------------------------------------------------------------------------

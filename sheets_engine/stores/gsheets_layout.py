@@ -471,3 +471,21 @@ def add_staging(sheet_id: int, rows: int, columns: int) -> dict[str, Any]:
 def is_staging(title: str) -> bool:
     """True for the engine's staging tab (never read as part of the campaign)."""
     return title.strip().casefold().startswith(STAGING_TITLE)
+
+
+def update_rows(sheet_id: int, rows: list[list[Any]], budget: int) -> list[dict[str, Any]]:
+    """updateCells requests laying a tab's rows out from A1, each at most about `budget` bytes (typed
+    values: setting a campaign up writes every cell as updateCells does, text as stringValue)."""
+    from sheets_engine.stores.gsheets_http import body_bytes
+
+    requests: list[dict[str, Any]] = []
+    top, size = 0, 0
+    for i, row in enumerate(rows):
+        cost = len(body_bytes({"values": [cell_data(v) for v in row]})) + 1
+        if i > top and size + cost > budget:
+            requests.append(update_cells(sheet_id, Block("", top + 1, 1, tuple(tuple(r) for r in rows[top:i]))))
+            top, size = i, 0
+        size += cost
+    if rows:
+        requests.append(update_cells(sheet_id, Block("", top + 1, 1, tuple(tuple(r) for r in rows[top:]))))
+    return requests
