@@ -348,8 +348,13 @@ def google_age(fake: Any, key: str, store: Any, runs: int = 3) -> dict[str, Any]
             begin, cpu = time.perf_counter(), time.thread_time()
             app.resolve(store(), now=NOW + timedelta(days=7), force=True)
             times[which].append((time.thread_time() - cpu, time.perf_counter() - begin))
+            if which == "young":  # what a turn in play adds to History, and what the other tabs hold
+                appended = len(fake.values(key, "History")) - 10_001
+                grids = {s.title: s.rows * s.columns for s in book.sheets}
     young, old = ([statistics.median(t[i] for t in times[w]) for i in (0, 1)] for w in ("young", "old"))
-    return {"age_engine": old[0] / young[0], "age_wall": old[1] / young[1], "age_young_cpu": young[0]}
+    others = sum(cells for title, cells in grids.items() if title != "History")
+    return {"age_engine": old[0] / young[0], "age_wall": old[1] / young[1], "age_young_cpu": young[0],
+            "history_rows_in_play": appended, "other_cells": others}  # fmt: skip
 
 
 def pad_history(history: Any, rows: int) -> None:
