@@ -201,7 +201,9 @@ def test_on_google_history_rows_are_deleted_and_its_grid_trimmed(google: Google)
     before = google.fake.values(GAME, "History")
     entries = read_entries(google.store().read())
     kept = sum(1 for e in entries if e.turn == 3)
-    assert google.grid(GAME, "History") == (1_000, 26)  # as init laid it out: 26,000 cells
+    assert google.grid(GAME, "History") == (1_000, 11)  # as init lays it out: as wide as its header
+    history = google.fake.sheet_id(GAME, "History")  # as a campaign laid out before was: 26 columns
+    google.fake.gm_update(GAME, {"appendDimension": {"sheetId": history, "dimension": "COLUMNS", "length": 15}})
     done = archive_history(google.store(), google.store(ARCHIVE), keep_turns=1)
     assert (done.moved, done.kept, done.oldest_kept) == (len(before) - 1 - kept, kept, 3)
     # the rows moved are deleted and the grid is 11 columns wide (its header's): their cells are freed
@@ -218,9 +220,9 @@ def test_on_google_history_rows_are_deleted_and_its_grid_trimmed(google: Google)
 def test_on_google_an_archive_that_would_pass_the_cell_limit_is_refused(
     google: Google, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(archiving, "GOOGLE_CELLS", 20_000)
+    monkeypatch.setattr(archiving, "GOOGLE_CELLS", 12_000)
     before = google.fake.values(GAME, "History")
-    with pytest.raises(StoreError, match=r"would hold [\d,]+ cells, over Google's limit of 20,000: make a new archive"):
+    with pytest.raises(StoreError, match=r"would hold [\d,]+ cells, over Google's limit of 12,000: make a new archive"):
         archive_history(google.store(), google.store(ARCHIVE), keep_turns=1)
     assert google.fake.values(GAME, "History") == before
 

@@ -264,7 +264,7 @@ def test_a_gm_edit_in_history_during_a_run_is_still_seen(sheet: Sheet) -> None:
         with pytest.raises(ConflictError) as error:
             store.write([RowsAppended("History", 5_002, (1, 2), [(4, "next")])])
         shown = str(error.value.conflicts[0])
-        assert shown in ("History!A4500: was 3, now 99", "History: its grid was 5001 rows x 26 columns, now 5002 x 26 "
+        assert shown in ("History!A4500: was 3, now 99", "History: its grid was 5001 rows x 9 columns, now 5002 x 9 "
                          "(rows or columns inserted, deleted or added)")  # fmt: skip
         assert len(sheet.fake.values(KEY, "History")) in (5_001, 5_002)  # nothing appended
 

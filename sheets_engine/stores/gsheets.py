@@ -405,7 +405,7 @@ class GoogleSheetsStore:
                 requests += grow(ids[tab], props.get("gridProperties", {}), len(rows), width)
             else:
                 ids[tab], next_id = next_id, next_id + 1
-                requests.append(add_sheet(ids[tab], tab, index, len(rows), width))
+                requests.append(add_sheet(ids[tab], tab, index, len(rows), width, exact=_norm(tab) == "history"))
             if rows:
                 requests += update_rows(ids[tab], rows, self.request_limit - 4096)
                 requests.append(bold_header(ids[tab], len(rows[0])))

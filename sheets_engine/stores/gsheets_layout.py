@@ -223,8 +223,9 @@ def grow(sheet_id: int, grid: Mapping[str, int], rows: int, columns: int) -> lis
     return requests
 
 
-def add_sheet(sheet_id: int, title: str, index: int, rows: int, columns: int) -> dict[str, Any]:
-    """A new tab with a frozen header row, big enough for its rows."""
+def add_sheet(sheet_id: int, title: str, index: int, rows: int, columns: int, exact: bool = False) -> dict[str, Any]:
+    """A new tab with a frozen header row, big enough for its rows; with `exact`, as wide as its header
+    (History: Google counts every cell of a grid against its limit, and History grows every turn)."""
     return {
         "addSheet": {
             "properties": {
@@ -234,7 +235,7 @@ def add_sheet(sheet_id: int, title: str, index: int, rows: int, columns: int) ->
                 "sheetType": "GRID",
                 "gridProperties": {
                     "rowCount": max(DEFAULT_ROWS, rows),
-                    "columnCount": max(DEFAULT_COLUMNS, columns),
+                    "columnCount": max(columns, 1) if exact else max(DEFAULT_COLUMNS, columns),
                     "frozenRowCount": 1,
                 },
             }
