@@ -10,6 +10,7 @@ to its header's width.
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -159,6 +160,10 @@ def test_the_command_archives_a_workbook_beside_it(campaign: Path) -> None:
     )
     result = CliRunner().invoke(cli, ["archive", str(campaign), "--keep-turns", "1"])
     assert result.output == f"Nothing to archive: History holds {kept} row(s), all of the last 1 turn(s).\n"
+    # the archive is read as a campaign's History is
+    result = CliRunner().invoke(cli, ["history", str(target), "--turn", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.output)["rows"]) == len([r for r in history(target) if int(r[0]) == 2]) > 0
 
 
 def test_the_command_wants_an_archive_spreadsheet_for_a_google_sheet() -> None:

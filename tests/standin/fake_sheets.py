@@ -33,7 +33,7 @@ import base64
 import copy
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -420,24 +420,35 @@ class FakeSheets:
         if not requests:
             raise ApiError(400, "Must specify at least one request.")
         draft = copy.copy(book)
-        # all-or-nothing: work on a copy; only the cells of the tabs the requests name are copied
-        # (a 400,000-row History left alone is not copied on every write)
-        named = set(_sheet_ids(requests)) | {0}  # a range without a sheetId is the tab with id 0
-        draft.sheets = [_copy_sheet(s, s.properties["sheetId"] in named) for s in book.sheets]
+        # all-or-nothing: work on a draft whose cells remember what they held (a journal, not a copy:
+        # appending to a 400,000-row History must not cost a copy of it on every write)
+        journals = [_Journal(s.cells) for s in book.sheets]
+        draft.sheets = [_copy_sheet(s, False) for s in book.sheets]
+        for sheet, journal in zip(draft.sheets, journals, strict=True):
+            sheet.cells = journal  # type: ignore[assignment]
         replies = []
-        for i, request in enumerate(requests):
-            (kind, body), *more = request.items()
-            handler = getattr(self, f"_do_{kind}", None)
-            if handler is None or more:
-                name = kind if handler is None else more[0][0]
-                raise bad_field(
-                    f"requests[{i}]",
-                    f"Invalid JSON payload received. Unknown name \"{name}\" at 'requests[{i}]': Cannot find field.",
-                )
-            try:
-                replies.append(handler(draft, body))
-            except ApiError as error:
-                raise ApiError(400, f"Invalid requests[{i}].{kind}: {error.message}") from None
+        try:
+            for i, request in enumerate(requests):
+                (kind, body), *more = request.items()
+                handler = getattr(self, f"_do_{kind}", None)
+                if handler is None or more:
+                    name = kind if handler is None else more[0][0]
+                    raise bad_field(
+                        f"requests[{i}]",
+                        f"Invalid JSON payload received. Unknown name \"{name}\" at 'requests[{i}]': "
+                        "Cannot find field.",
+                    )
+                try:
+                    replies.append(handler(draft, body))
+                except ApiError as error:
+                    raise ApiError(400, f"Invalid requests[{i}].{kind}: {error.message}") from None
+        except Exception:
+            for journal in journals:
+                journal.undo()
+            raise
+        for sheet in draft.sheets:
+            if isinstance(sheet.cells, _Journal):
+                sheet.cells = sheet.cells.cells
         book.sheets = draft.sheets
         return {"spreadsheetId": book.key, "replies": replies}
 
@@ -677,17 +688,46 @@ def _copy_sheet(sheet: Sheet, cells: bool = True) -> Sheet:
     )
 
 
-def _sheet_ids(data: Any) -> Iterable[Any]:
-    """Every sheetId named anywhere in a request body."""
-    if isinstance(data, dict):
-        for name, value in data.items():
-            if name == "sheetId":
-                yield value
+class _Journal(MutableMapping[tuple[int, int], Cell]):
+    """A tab's cells during a batchUpdate: changed in place, each change's old value kept until `undo`."""
+
+    def __init__(self, cells: dict[tuple[int, int], Cell]) -> None:
+        self.cells = cells
+        self.before: dict[tuple[int, int], Cell | None] = {}
+
+    def __getitem__(self, key: tuple[int, int]) -> Cell:
+        return self.cells[key]
+
+    def __setitem__(self, key: tuple[int, int], value: Cell) -> None:
+        if key not in self.before:
+            self.before[key] = self.cells.get(key)
+        self.cells[key] = value
+
+    def __delitem__(self, key: tuple[int, int]) -> None:
+        if key not in self.before:
+            self.before[key] = self.cells.get(key)
+        del self.cells[key]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self.cells)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.cells
+
+    def items(self) -> Any:
+        """The cells' items (the dict's own view: fast)."""
+        return self.cells.items()
+
+    def undo(self) -> None:
+        """Put every cell back as it was before the batch."""
+        for key, value in self.before.items():
+            if value is None:
+                self.cells.pop(key, None)
             else:
-                yield from _sheet_ids(value)
-    elif isinstance(data, list):
-        for item in data:
-            yield from _sheet_ids(item)
+                self.cells[key] = value
 
 
 def _by_id(book: Spreadsheet, sheet_id: Any) -> Sheet:
