@@ -16,8 +16,11 @@ What it answers (paths as Google has them, host ignored):
     POST /v4/spreadsheets/{key}/values:batchGetByDataFilter   (a1Range filters)
     POST /v4/spreadsheets/{key}:batchUpdate              addSheet, deleteSheet, updateSheetProperties,
                                                          updateCells, appendDimension, insertDimension,
-                                                         deleteDimension, repeatCell, setDataValidation;
-                                                         all-or-nothing
+                                                         deleteDimension, repeatCell, setDataValidation,
+                                                         pasteData (delimited text, parsed as typed:
+                                                         see `typed`), copyPaste (values); all-or-nothing
+
+`max_request` makes it refuse request bodies over a size, as the store's request limit is tested.
 
 Values replies name their range as Google does: an open range (a whole tab, `1:1`, `A:A`) clamped
 to the grid (`Sheet1!A1:A10` for `A:A` on a 10-row grid, as in gspread's recordings).
