@@ -895,6 +895,71 @@ def main() -> None:
 
 
 @cli.command()
+@click.argument("source")
+@click.option(
+    "--keep-turns", type=click.IntRange(min=1), required=True, metavar="N", help="Keep the History of the last N turns."
+)
+@click.option(
+    "--to",
+    "target",
+    metavar="ARCHIVE",
+    help="The archive: a Google Sheet shared with the service account, or a workbook "
+    "(default for a workbook SOURCE: NAME-archive.xlsx beside it). Its History tab gets the rows.",
+)
+@json_option()
+def archive(source: str, keep_turns: int, target: str | None, as_json: bool) -> None:
+    """Move the History rows of turns older than the last N to an archive, so History stays bounded.
+
+    Google Sheets holds 10,000,000 cells a spreadsheet, and History grows every turn. Run it again
+    after a failure: it appends only what the archive lacks. Rollback works for every turn kept.
+
+    Example: sheets-engine archive gsheet:1AbC...xyz --keep-turns 20 --to gsheet:1XyZ...abc
+    """
+    from sheets_engine.app import exclusive
+    from sheets_engine.archive import archive_history
+    from sheets_engine.rollback import RollbackError
+    from sheets_engine.stores.gsheets import is_google_source
+
+    if target is None:
+        if is_google_source(source):
+            raise BadInput(
+                "give the archive with --to (a Google Sheet shared with the service account): a tab of the same "
+                "spreadsheet would count against the same 10,000,000-cell limit"
+            )
+        path = Path(source)
+        target = str(path.with_name(f"{path.stem}-archive{path.suffix}"))
+    store, into = _store(source), _store(target)
+    if into.name == store.name:
+        raise BadInput("the archive must be another spreadsheet or workbook than the campaign")
+    try:
+        with exclusive(store, "archive"):
+            done = archive_history(store, into, keep_turns)
+    except RollbackError as error:  # a History row whose Turn is not a number
+        raise BadInput(str(error)) from None
+    if as_json:
+        emit_json(
+            payload(
+                "ok",
+                EXIT_OK,
+                source=source,
+                archive=target,
+                **{k.replace(" ", "_"): v for k, v in done.summary.items()},
+            )
+        )
+        return
+    if not done.moved:
+        print_text(f"Nothing to archive: History holds {done.kept} row(s), all of the last {keep_turns} turn(s).")
+        return
+    first, last = done.turns or (0, 0)
+    again = done.moved - done.appended
+    print_text(
+        f"Moved {done.moved} History row(s) of turns {first}-{last} to {target}"
+        + (f" ({again} of them were there already from a run that stopped)" if again else "")
+        + f". History keeps {done.kept} row(s), from turn {done.oldest_kept}: the oldest turn a rollback can undo."
+    )
+
+
+@cli.command()
 @click.option("--games", type=click.IntRange(min=1), default=30, show_default=True, help="How many games.")
 @click.option("--seed", default="1", show_default=True, help="The words or number the boards are made from.")
 @click.option("--houses", type=click.IntRange(2, 6), default=4, show_default=True, help="Houses in each game.")

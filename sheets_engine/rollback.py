@@ -322,7 +322,15 @@ def plan_rollback(
         )
     plan = Plan(turn)
     names: dict[tuple[str, int, int], str] = {}
-    for run in runs_to_undo(read_entries(raw), turn):
+    entries = read_entries(raw)
+    if entries and turn < entries[0].turn:
+        first = entries[0].turn
+        raise RollbackError(
+            f"{unit} {turn} is older than History, which starts at {unit} {first} (older {unit}s were moved to "
+            f"an archive by `sheets-engine archive`): the oldest {unit} a rollback can undo is {first}. "
+            "Nothing was written"
+        )
+    for run in runs_to_undo(entries, turn):
         plan.runs.append(run[0].resolution)
         located = []
         for entry in run:  # a run's rows are found where they stand before any of them is undone

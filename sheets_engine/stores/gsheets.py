@@ -22,19 +22,26 @@ from typing import Any, TypeVar
 
 from sheets_engine.stores.base import Choice, RawTab, StoreError, Write, as_cells
 from sheets_engine.stores.gsheets_layout import (
+    MAX_REQUEST_BYTES,
     Block,
     a1_range,
     add_sheet,
+    add_staging,
     bold_header,
+    cell_requests,
     clear_values,
+    copy_paste,
     dropdowns,
     freeze_header,
     grow,
+    is_staging,
+    pack,
     plan_write,
     quote_title,
     rectangles,
     reply_range,
-    update_cells,
+    request_size,
+    update_rows,
 )
 from sheets_engine.stores.guard import (
     Cell,
@@ -56,6 +63,8 @@ READ_OPTIONS = {"valueRenderOption": "UNFORMATTED_VALUE", "dateTimeRenderOption"
 _URL = re.compile(r"^https?://docs\.google\.com/spreadsheets/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
 _KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 T = TypeVar("T")
+# Rows at the end of a log tab's grid whose column A a run reads (History: its length, never its contents)
+LOG_WINDOW = 1000
 
 
 def is_google_source(source: str) -> bool:
@@ -126,6 +135,7 @@ class GoogleSheetsStore:
     """A campaign in a Google Sheet, read and written through gspread."""
 
     cell_limit = 50_000  # characters in a cell: Google refuses the whole write for one longer cell
+    request_limit = MAX_REQUEST_BYTES  # bytes in a request body; a larger write is staged (see _write_staged)
 
     def __init__(
         self,
@@ -151,6 +161,8 @@ class GoogleSheetsStore:
         self._sheets: dict[str, dict[str, Any]] | None = None  # title -> sheet properties, as last read
         self._values: dict[str, list[list[Any]]] = {}  # title -> the rows the last read() found
         self._grids: dict[str, tuple[int, int]] = {}  # title -> (rows, columns) of the grid the last read() saw
+        self._leftovers: list[int] = []  # ids of staging tabs a run that died left behind: the next write deletes them
+        self._windows: dict[str, int] = {}  # title -> first row of column A read, for a tab read as its header only
 
     @classmethod
     def open(cls, source: str, credentials: str | os.PathLike[str] | None = None, **options: Any) -> GoogleSheetsStore:
@@ -179,11 +191,15 @@ class GoogleSheetsStore:
 
         `only` is not used: Google sends values, not a dense grid, and the guard keeps every tab.
 
-        A tab in `headers_only` is asked for as its header row and its column A only: that gives
-        its last row (the engine writes column A of every History row) without its contents.
+        A tab in `headers_only` is asked for as its header row and the end of its column A only (its
+        last LOG_WINDOW grid rows): that gives its last row (the engine writes column A of every History
+        row) without its contents, at the same cost at 10,000 rows as at 400,000. Only when the window
+        is empty (a GM added that many blank rows below History) is the whole column asked for, in a
+        second request.
         """
         sheets = self._fetch_sheets()
         light = {name.strip().casefold() for name in headers_only}
+        self._windows = {}
         values, grids = self._batch_get(list(sheets), [t for t in sheets if t.strip().casefold() in light])
         self._values, self._grids = values, grids
         for title, (height, width) in grids.items():  # the read's own view: the metadata came a moment earlier
@@ -214,6 +230,36 @@ class GoogleSheetsStore:
             wanted[(cell.tab, cell.row, cell.column)] = cell.value
         last_rows = {title: len(rows) for title, rows in self._values.items()}
         targets, blocks = plan_write(wanted, last_rows)
+        sizes: dict[str, tuple[int, int]] = {}
+        growth: list[dict[str, Any]] = []
+        for title in sorted({b.tab for b in blocks}):
+            props = self._sheets[title]
+            tab_blocks = [b for b in blocks if b.tab == title]
+            sizes[title] = (max(b.bottom for b in tab_blocks), max(b.right for b in tab_blocks))
+            growth += grow(props["sheetId"], props.get("gridProperties", {}), *sizes[title])
+        leftovers = [{"deleteSheet": {"sheetId": sheet_id}} for sheet_id in self._leftovers]
+        direct = [
+            cell_requests(
+                self._sheets[b.tab]["sheetId"],
+                b.row - 1,
+                b.column - 1,
+                b.values,
+                b.row <= last_rows.get(b.tab, 0),  # cells of rows that existed may need clearing; new rows are empty
+                self.request_limit - 4096,
+            )
+            for b in blocks
+        ]
+        whole = leftovers + growth + [r for requests in direct for r in requests]
+        if request_size({"requests": whole}) <= self.request_limit:
+            self._guard(targets)
+            self._call("write", lambda: self.client.batch_update(self.key, {"requests": whole}))
+        else:
+            self._write_staged(targets, blocks, direct, leftovers, growth)
+        self._leftovers = []
+        self._remember(targets, sizes)
+
+    def _guard(self, targets: Mapping[Cell, Any]) -> None:
+        """The lost-update guard: raise ConflictError if the sheet is no longer the one read."""
         expected = {cell: self._known(cell) for cell in targets}
         tabs = sorted({cell[0] for cell in targets})
         current, shapes = self._reread(list(targets), tabs)
@@ -226,16 +272,96 @@ class GoogleSheetsStore:
                 found.setdefault((conflict.tab, conflict.row, conflict.column), conflict)
         if found:
             raise ConflictError(sorted(found.values(), key=_in_sheet_order), self.name)
+
+    def _write_staged(
+        self,
+        targets: Mapping[Cell, Any],
+        blocks: Sequence[Block],
+        direct: Sequence[list[dict[str, Any]]],
+        leftovers: list[dict[str, Any]],
+        growth: list[dict[str, Any]],
+    ) -> None:
+        """A write too large for one request, still all-or-nothing as the visible tabs go.
+
+        The large blocks are pasted into a new hidden staging tab, in as many requests as they need
+        (nothing visible changes). Then the guard re-reads, and one final batchUpdate grows the tabs,
+        writes the small blocks directly, copies each staged block into place and deletes the staging
+        tab. A run that dies before the final request leaves only the staging tab, which the next
+        write deletes. A block is staged when moving it costs fewer bytes than writing it: the final
+        request then holds one copyPaste per staged block and the small blocks' own cells.
+        """
+        assert self._sheets is not None
+        staging = max([p["sheetId"] for p in self._sheets.values()] + self._leftovers + [0]) + 1
+        final: list[dict[str, Any]] = list(growth)
+        staged: list[dict[str, Any]] = [*leftovers, {}]  # {}: the staging tab's addSheet, once its size is known
+        top = width = 0
+        for b, requests in zip(blocks, direct, strict=True):
+            rows, columns = len(b.values), b.right - b.column + 1
+            into = (self._sheets[b.tab]["sheetId"], b.row - 1, b.column - 1)
+            move = copy_paste((staging, top, 0, rows, columns), into)
+            if sum(request_size(r) for r in requests) <= request_size(move):
+                final += requests
+                continue
+            final.append(move)
+            staged += cell_requests(staging, top, 0, b.values, False, self.request_limit - 4096)
+            top, width = top + rows, max(width, columns)
+        final.append({"deleteSheet": {"sheetId": staging}})
+        staged[len(leftovers)] = add_staging(staging, top, width)
+        needed = request_size({"requests": final})
+        if needed > self.request_limit:
+            raise StoreError(
+                f"This write to {self.name} is {len(targets):,} cells in {len(blocks):,} separate ranges: even "
+                f"staged, its last request would be {needed:,} bytes, over the {self.request_limit:,}-byte limit "
+                "of a request. Nothing was written. Resolve in smaller steps (a paused turn) or write to a workbook."
+            )
+        for batch in pack(staged, self.request_limit):
+            self._call("stage", lambda batch=batch: self.client.batch_update(self.key, {"requests": batch}))
+        try:
+            self._guard(targets)
+        except ConflictError:
+            self._leftovers = [staging]  # nothing visible was written; the staging tab goes now or next run
+            try:
+                self.client.batch_update(self.key, {"requests": [{"deleteSheet": {"sheetId": staging}}]})
+                self._leftovers = []
+            except Exception:  # the next write deletes it; the conflict is what the GM must hear of
+                pass
+            raise
+        self._call("write", lambda: self.client.batch_update(self.key, {"requests": final}))
+
+    def remove_rows(self, tab: str, first: int, last: int, width: int | None = None) -> None:
+        """Delete rows first..last (1-based) of a tab as the last read() saw it, in one guarded batchUpdate.
+
+        With `width` (the header's), the tab's empty columns past it go too: Google counts every cell
+        of a grid against its 10,000,000-cell limit, and a new tab comes 26 columns wide. Raises
+        ConflictError (nothing deleted) if the tab changed shape since the read.
+        """
+        assert self._sheets is not None and tab in self._sheets
+        _, shapes = self._reread([], [tab])
+        changes = find_reshapes(self._shape(tab), shapes.get(tab))
+        if changes:
+            raise ConflictError(changes, self.name)
+        props = self._sheets[tab]
+        sheet_id, grid = props["sheetId"], props.get("gridProperties", {})
+        rows, columns = grid.get("rowCount", last), grid.get("columnCount", 1)
         requests: list[dict[str, Any]] = []
-        sizes: dict[str, tuple[int, int]] = {}
-        for title in sorted({b.tab for b in blocks}):
-            props = self._sheets[title]
-            tab_blocks = [b for b in blocks if b.tab == title]
-            sizes[title] = (max(b.bottom for b in tab_blocks), max(b.right for b in tab_blocks))
-            requests += grow(props["sheetId"], props.get("gridProperties", {}), *sizes[title])
-        requests += [update_cells(self._sheets[b.tab]["sheetId"], b) for b in blocks]
-        self._call("write", lambda: self.client.batch_update(self.key, {"requests": requests}))
-        self._remember(targets, sizes)
+        if last >= rows:  # a tab keeps a row below its frozen header
+            requests.append({"appendDimension": {"sheetId": sheet_id, "dimension": "ROWS", "length": 1}})
+        dimension = {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": first - 1, "endIndex": last}
+        requests.append({"deleteDimension": {"range": dimension}})
+        used = max((len(row) for row in self._values.get(tab, [])), default=0)
+        if width and columns > max(width, used):
+            extra = {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": max(width, used), "endIndex": columns}
+            requests.append({"deleteDimension": {"range": extra}})
+        self._call("archive rows of", lambda: self.client.batch_update(self.key, {"requests": requests}))
+        self._sheets = None  # grids changed: a later write reads again
+
+    def cell_count(self) -> int:
+        """Cells in every tab's grid, as the last read saw them (Google's limit counts these)."""
+        sheets = self._sheets if self._sheets is not None else self._fetch_sheets()
+        return sum(
+            p.get("gridProperties", {}).get("rowCount", 0) * p.get("gridProperties", {}).get("columnCount", 0)
+            for p in sheets.values()
+        )
 
     def create(self, tabs: dict[str, list[list[Any]]], overwrite: bool = False, choices: Sequence[Choice] = ()) -> None:
         """Lay the campaign's tabs out in the (existing, shared) spreadsheet, in one batchUpdate.
@@ -266,7 +392,7 @@ class GoogleSheetsStore:
                 "their contents (tabs that are not the campaign's are never touched)."
             )
         requests: list[dict[str, Any]] = []
-        next_id = max((p["sheetId"] for p in sheets.values()), default=0) + 1
+        next_id = max([p["sheetId"] for p in sheets.values()] + self._leftovers, default=0) + 1
         ids: dict[str, int] = {}
         for index, (tab, rows) in enumerate(tabs.items(), start=len(sheets)):
             width = max((len(r) for r in rows), default=1)
@@ -279,24 +405,29 @@ class GoogleSheetsStore:
                 requests += grow(ids[tab], props.get("gridProperties", {}), len(rows), width)
             else:
                 ids[tab], next_id = next_id, next_id + 1
-                requests.append(add_sheet(ids[tab], tab, index, len(rows), width))
+                requests.append(add_sheet(ids[tab], tab, index, len(rows), width, exact=_norm(tab) == "history"))
             if rows:
-                requests.append(update_cells(ids[tab], Block(tab, 1, 1, tuple(tuple(r) for r in rows))))
+                requests += update_rows(ids[tab], rows, self.request_limit - 4096)
                 requests.append(bold_header(ids[tab], len(rows[0])))
         requests += dropdowns({t: r for t, r in tabs.items() if t in ids}, ids, choices)
         if default and not _holds_data(current.get(default[0], [])) and ids:
             requests.append({"deleteSheet": {"sheetId": sheets[default[0]]["sheetId"]}})
-        if requests:
-            self._call("lay out", lambda: self.client.batch_update(self.key, {"requests": requests}))
+        # One request when the campaign fits (2,000,000 bytes); a larger one in several, in order: a set-up
+        # that fails half-way is run again with --force
+        for batch in pack(requests, self.request_limit) if requests else []:
+            self._call("lay out", lambda batch=batch: self.client.batch_update(self.key, {"requests": batch}))
         self._sheets = None  # ids and sizes changed: the next read fetches them again
 
     # -- requests ------------------------------------------------------------------------------
     def _fetch_sheets(self) -> dict[str, dict[str, Any]]:
         meta = self._call("open", lambda: self.client.fetch_sheet_metadata(self.key))
         sheets = {}
+        self._leftovers = []
         for sheet in meta.get("sheets", []):
             props = sheet.get("properties", {})
-            if props.get("sheetType", "GRID") == "GRID":
+            if is_staging(str(props.get("title", ""))):
+                self._leftovers.append(props["sheetId"])  # the engine's, never the campaign's
+            elif props.get("sheetType", "GRID") == "GRID":
                 sheets[props["title"]] = props
         self._sheets = sheets
         return sheets
@@ -313,9 +444,12 @@ class GoogleSheetsStore:
         light = light or []
         asked: list[str] = []
         for title in titles:
-            asked += (
-                [f"{quote_title(title)}!1:1", f"{quote_title(title)}!A:A"] if title in light else [quote_title(title)]
-            )
+            if title in light:
+                height = (self._sheets or {}).get(title, {}).get("gridProperties", {}).get("rowCount", 0)
+                self._windows[title] = max(1, height - LOG_WINDOW + 1)
+                asked += [f"{quote_title(title)}!1:1", f"{quote_title(title)}!{self._column_a(title)}"]
+            else:
+                asked.append(quote_title(title))
         reply = self._call(
             "read",
             lambda: self.client.values_batch_get(self.key, asked, params={**READ_OPTIONS, "majorDimension": "ROWS"}),
@@ -333,7 +467,16 @@ class GoogleSheetsStore:
             if title in light:
                 column = next(found)
                 column_a = column.get("values", [])  # one cell a row: its length is the tab's last used row
-                rows = rows[:1] + [row[:1] for row in column_a[1:]]
+                start = self._windows[title]
+                if start > 1 and not column_a:  # the last row is above the window: read the whole column
+                    self._windows[title] = start = 1
+                    whole_column = self._call(
+                        "read",
+                        lambda t=title: self.client.values_get(self.key, f"{quote_title(t)}!A:A", params=READ_OPTIONS),
+                    )
+                    column_a = whole_column.get("values", [])
+                # rows above the window stand as empty lists: only the tab's length matters
+                rows = (rows[:1] or [[]]) + ([[]] * (start - 2) + column_a if start > 1 else column_a[1:])
                 bottom = reply_range(column.get("range", ""))
                 if end is not None and bottom is not None:
                     grids[title] = (bottom[1], end[2])
@@ -361,7 +504,7 @@ class GoogleSheetsStore:
         boxes = {a1_range(*box): box for box in rectangles(inside)}
         # Open ranges: Google names them in its reply clamped to the grid, so they say its size
         headers = {f"{quote_title(tab)}!1:1": tab for tab in tabs}
-        keys = {f"{quote_title(tab)}!A:A": tab for tab in tabs}
+        keys = {f"{quote_title(tab)}!{self._column_a(tab)}": tab for tab in tabs}
         asked = [*headers, *keys, *boxes]
         body = {"dataFilters": [{"a1Range": a1} for a1 in asked], "majorDimension": "ROWS", **READ_OPTIONS}
         url = f"{SPREADSHEETS_API_V4_BASE_URL}/{self.key}/values:batchGetByDataFilter"
@@ -403,15 +546,23 @@ class GoogleSheetsStore:
                 across[2],
                 tuple(first[0]) if first else (),
                 tuple(row[0] if row else None for row in column.get("values", [])),
+                self._windows.get(tab, 1),
             )
         return current, shapes
+
+    def _column_a(self, title: str) -> str:
+        """Column A as the read asked for it: whole, or from the first row of a log tab's window."""
+        start = self._windows.get(title, 1)
+        return "A:A" if start == 1 else f"A{start}:A"
 
     def _shape(self, tab: str) -> Shape:
         """A tab's shape as the last read() saw it (and the writes since, which grow it)."""
         rows = self._values.get(tab, [])
         grid = (self._sheets or {}).get(tab, {}).get("gridProperties", {})
         height, width = self._grids.get(tab, (grid.get("rowCount", 0), grid.get("columnCount", 0)))
-        return Shape(tab, height, width, tuple(rows[0]) if rows else (), tuple(row[0] if row else None for row in rows))
+        start = self._windows.get(tab, 1)
+        keys = tuple(row[0] if row else None for row in rows[start - 1 :])
+        return Shape(tab, height, width, tuple(rows[0]) if rows else (), keys, start)
 
     def _call(self, doing: str, request: Callable[[], T]) -> T:
         """Run one request, turning Google's refusals into StoreErrors that say what to do."""

@@ -223,8 +223,9 @@ def grow(sheet_id: int, grid: Mapping[str, int], rows: int, columns: int) -> lis
     return requests
 
 
-def add_sheet(sheet_id: int, title: str, index: int, rows: int, columns: int) -> dict[str, Any]:
-    """A new tab with a frozen header row, big enough for its rows."""
+def add_sheet(sheet_id: int, title: str, index: int, rows: int, columns: int, exact: bool = False) -> dict[str, Any]:
+    """A new tab with a frozen header row, big enough for its rows; with `exact`, as wide as its header
+    (History: Google counts every cell of a grid against its limit, and History grows every turn)."""
     return {
         "addSheet": {
             "properties": {
@@ -234,7 +235,7 @@ def add_sheet(sheet_id: int, title: str, index: int, rows: int, columns: int) ->
                 "sheetType": "GRID",
                 "gridProperties": {
                     "rowCount": max(DEFAULT_ROWS, rows),
-                    "columnCount": max(DEFAULT_COLUMNS, columns),
+                    "columnCount": max(columns, 1) if exact else max(DEFAULT_COLUMNS, columns),
                     "frozenRowCount": 1,
                 },
             }
@@ -313,3 +314,179 @@ def _condition(tabs: Mapping[str, list[list[Any]]], choice: Choice) -> dict[str,
         letter = column_letter(header.index(column.casefold()) + 1)
         return {"type": "ONE_OF_RANGE", "values": [{"userEnteredValue": f"={quote_title(tab)}!${letter}$2:${letter}"}]}
     return {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": word} for word in choice.words]}
+
+
+# -- compact writes: pasted text, request limit, staging ---------------------------------------------
+# Google recommends at most 2 MB a request ("Usage limits" of the Sheets API) and cuts a request off
+# after 180 s: 2 MB keeps a request well inside that on a slow uplink, and it is the size Google names.
+MAX_REQUEST_BYTES = 2_000_000
+# The hidden tab a write too large for one request is staged in; a run that died left it behind and
+# the next write deletes it. Never read, never part of the campaign.
+STAGING_TITLE = "sheets-engine staging"
+PASTE_DELIMITER = "\t"
+# Text Sheets could read as something else when pasted goes in as a typed updateCells value instead:
+# a tab or line break would split the cell, a double quote opens a quoted field, and edge spaces may
+# be trimmed. Everything else is pasted behind an apostrophe, which Sheets keeps as a quote prefix
+# (the cell is text; the apostrophe is not part of its value).
+_NOT_PASTED = re.compile(r"[\t\n\r\"]|^\s|\s$")
+_EXACT = 10**15  # integers pasted as digits up to here (a double holds them exactly)
+
+
+def paste_field(value: Any) -> str | None:
+    """The text a pasteData field gives for a value, or None when it must go as a typed value.
+
+    Text always gets a leading apostrophe (so `=`, `+`, `-`, `@`, `'`, numbers, dates and TRUE stay
+    text); whole numbers go as plain digits (the same in every locale). Fractions and booleans are
+    written typed: how Sheets parses `0.5` or `TRUE` depends on the spreadsheet's locale.
+    """
+    if value is None or (isinstance(value, str) and value == ""):
+        return ""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value) if abs(value) < _EXACT else None
+    if isinstance(value, float):
+        if math.isfinite(value) and value.is_integer() and abs(value) < _EXACT:
+            return str(int(value))
+        return None
+    entered = extended_value(value)
+    text = "" if entered is None else str(entered.get("stringValue", ""))
+    if _NOT_PASTED.search(text):
+        return None
+    return "'" + text
+
+
+def paste_data(sheet_id: int, row0: int, column0: int, lines: list[str]) -> dict[str, Any]:
+    """A pasteData request: tab-separated lines at a 0-based coordinate, values only (formats stay)."""
+    return {
+        "pasteData": {
+            "coordinate": {"sheetId": sheet_id, "rowIndex": row0, "columnIndex": column0},
+            "data": "\n".join(lines),
+            "type": "PASTE_VALUES",
+            "delimiter": PASTE_DELIMITER,
+        }
+    }
+
+
+def cell_requests(
+    sheet_id: int, row0: int, column0: int, values: tuple[tuple[Any, ...], ...], clear_empty: bool, budget: int
+) -> list[dict[str, Any]]:
+    """The requests that write a rectangle of values at a 0-based (row0, column0).
+
+    Pasted lines, in pasteData requests of at most `budget` bytes of data each; then updateCells for
+    the cells that cannot be pasted, and, with `clear_empty`, for the empty ones (cells that held
+    something and are cleared: a paste of an empty field is not relied on to clear a cell). Without
+    it, the target is known empty (new rows, the staging tab) and empty fields are simply left out.
+    """
+    typed: list[tuple[int, int, list[Any]]] = []  # (row offset, column offset, values) runs
+    lines: list[str] = []
+    for i, row in enumerate(values):
+        fields: list[str] = []
+        run: list[Any] = []
+        for j, value in enumerate(row):
+            field = paste_field(value)
+            if field is None or (clear_empty and field == ""):
+                if not run:
+                    typed.append((i, j, run))
+                run.append(value)
+                field = ""
+            else:
+                run = []
+            fields.append(field)
+        while fields and fields[-1] == "":
+            fields.pop()
+        lines.append(PASTE_DELIMITER.join(fields))
+    from sheets_engine.stores.gsheets_http import body_bytes
+
+    pastes: list[dict[str, Any]] = []
+    chunk: list[str] = []
+    top = size = 0
+
+    def flush() -> None:
+        while chunk and not chunk[-1]:
+            chunk.pop()
+        if chunk:
+            pastes.append(paste_data(sheet_id, row0 + top, column0, list(chunk)))
+        chunk.clear()
+
+    for i, line in enumerate(lines):
+        cost = len(body_bytes(line)) if PASTE_DELIMITER in line else len(line.encode()) + 2  # as JSON, with its \\n
+        if chunk and size + cost > budget:
+            flush()
+        if not chunk:
+            if not line:
+                continue  # a chunk starts at a line with something to paste
+            top, size = i, 0
+        chunk.append(line)
+        size += cost
+    flush()
+    updates = [update_cells(sheet_id, Block("", row0 + i + 1, column0 + j + 1, (tuple(run),))) for i, j, run in typed]
+    return pastes + updates
+
+
+def request_size(request: dict[str, Any]) -> int:
+    """Bytes one request adds to a batchUpdate body (its JSON and a comma)."""
+    from sheets_engine.stores.gsheets_http import body_bytes
+
+    return len(body_bytes(request)) + 1
+
+
+def pack(requests: list[dict[str, Any]], limit: int) -> list[list[dict[str, Any]]]:
+    """The requests in order, cut into batchUpdate bodies of at most `limit` bytes each."""
+    batches: list[list[dict[str, Any]]] = []
+    size = limit
+    for request in requests:
+        cost = request_size(request)
+        if size + cost > limit:
+            batches.append([])
+            size = len(b'{"requests":[]}')
+        batches[-1].append(request)
+        size += cost
+    return batches
+
+
+def copy_paste(source: tuple[int, int, int, int, int], target: tuple[int, int, int]) -> dict[str, Any]:
+    """A copyPaste of values only: `source` (sheetId, row0, column0, rows, columns) to `target`'s
+    (sheetId, row0, column0); an empty source cell empties its target."""
+    sheet, r0, c0, rows, columns = source
+    to, t0, u0 = target
+    return {
+        "copyPaste": {
+            "source": {"sheetId": sheet, "startRowIndex": r0, "endRowIndex": r0 + rows, "startColumnIndex": c0,
+                       "endColumnIndex": c0 + columns},
+            "destination": {"sheetId": to, "startRowIndex": t0, "endRowIndex": t0 + rows, "startColumnIndex": u0,
+                            "endColumnIndex": u0 + columns},
+            "pasteType": "PASTE_VALUES",
+            "pasteOrientation": "NORMAL",
+        }
+    }  # fmt: skip
+
+
+def add_staging(sheet_id: int, rows: int, columns: int) -> dict[str, Any]:
+    """The hidden staging tab, as large as the cells staged in it."""
+    grid = {"rowCount": max(rows, 1), "columnCount": max(columns, 1)}
+    return {"addSheet": {"properties": {"sheetId": sheet_id, "title": STAGING_TITLE, "hidden": True,
+                                        "gridProperties": grid}}}  # fmt: skip
+
+
+def is_staging(title: str) -> bool:
+    """True for the engine's staging tab (never read as part of the campaign)."""
+    return title.strip().casefold().startswith(STAGING_TITLE)
+
+
+def update_rows(sheet_id: int, rows: list[list[Any]], budget: int) -> list[dict[str, Any]]:
+    """updateCells requests laying a tab's rows out from A1, each at most about `budget` bytes (typed
+    values: setting a campaign up writes every cell as updateCells does, text as stringValue)."""
+    from sheets_engine.stores.gsheets_http import body_bytes
+
+    requests: list[dict[str, Any]] = []
+    top, size = 0, 0
+    for i, row in enumerate(rows):
+        cost = len(body_bytes({"values": [cell_data(v) for v in row]})) + 1
+        if i > top and size + cost > budget:
+            requests.append(update_cells(sheet_id, Block("", top + 1, 1, tuple(tuple(r) for r in rows[top:i]))))
+            top, size = i, 0
+        size += cost
+    if rows:
+        requests.append(update_cells(sheet_id, Block("", top + 1, 1, tuple(tuple(r) for r in rows[top:]))))
+    return requests

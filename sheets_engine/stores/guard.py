@@ -90,7 +90,8 @@ class Shape:
     rows: int  # the grid's rowCount
     columns: int  # the grid's columnCount
     header: tuple[Any, ...]
-    keys: tuple[Any, ...]  # column A, row 1 first
+    keys: tuple[Any, ...]  # column A, row `keys_from` first
+    keys_from: int = 1  # a long log tab (History) is compared from near its end only: its grid size covers the rest
 
 
 def find_reshapes(read: Shape, now: Shape | None) -> list[Conflict | Reshaped]:
@@ -116,9 +117,12 @@ def find_reshapes(read: Shape, now: Shape | None) -> list[Conflict | Reshaped]:
         was, is_ = _at(read.header, column), _at(now.header, column)
         if not same_value(was, is_):
             found.append(Conflict(read.title, 1, column, was, is_))
-    for row in range(2, max(len(read.keys), len(now.keys)) + 1):
-        was, is_ = _at(read.keys, row), _at(now.keys, row)
-        if not same_value(was, is_):
+    if read.keys == now.keys and read.keys_from == now.keys_from:
+        return found  # the usual case, compared at C speed (a 10,000-row tab re-read every run)
+    for position in range(1, max(len(read.keys), len(now.keys)) + 1):
+        row = read.keys_from + position - 1
+        was, is_ = _at(read.keys, position), _at(now.keys, position)
+        if row >= 2 and not same_value(was, is_):
             found.append(Conflict(read.title, row, 1, was, is_))
     return found
 

@@ -16,8 +16,11 @@ What it answers (paths as Google has them, host ignored):
     POST /v4/spreadsheets/{key}/values:batchGetByDataFilter   (a1Range filters)
     POST /v4/spreadsheets/{key}:batchUpdate              addSheet, deleteSheet, updateSheetProperties,
                                                          updateCells, appendDimension, insertDimension,
-                                                         deleteDimension, repeatCell, setDataValidation;
-                                                         all-or-nothing
+                                                         deleteDimension, repeatCell, setDataValidation,
+                                                         pasteData (delimited text, parsed as typed:
+                                                         see `typed`), copyPaste (values); all-or-nothing
+
+`max_request` makes it refuse request bodies over a size, as the store's request limit is tested.
 
 Values replies name their range as Google does: an open range (a whole tab, `1:1`, `A:A`) clamped
 to the grid (`Sheet1!A1:A10` for `A:A` on a 10-row grid, as in gspread's recordings).
@@ -33,7 +36,7 @@ import base64
 import copy
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -200,6 +203,7 @@ class FakeSheets:
         self.faults: list[Fault] = []
         self.hooks: list[tuple[str, Callable[[FakeSheets], None]]] = []  # (endpoint, run once before it)
         self.served: list[Served] = []
+        self.max_request: int | None = None  # refuse request bodies larger than this (tests of the store's limit)
         self._next_sheet_id = 1_000_000_000  # Google picks large ids; deterministic here
         self._retry_after: float | None = None  # Retry-After of the fault being answered
 
@@ -274,6 +278,8 @@ class FakeSheets:
                 self.hooks.remove((endpoint, action))
                 action(self)
         try:
+            if self.max_request is not None and len(raw) > self.max_request:
+                raise ApiError(400, f"Request payload size exceeds the limit: {self.max_request} bytes.")
             status, reply = self._fault(method, path) or self._route(method, path, query, lowered, raw)
         except ApiError as error:
             status, reply = error.code, error.body()
@@ -417,21 +423,35 @@ class FakeSheets:
         if not requests:
             raise ApiError(400, "Must specify at least one request.")
         draft = copy.copy(book)
-        draft.sheets = [_copy_sheet(s) for s in book.sheets]  # all-or-nothing: work on a copy
+        # all-or-nothing: work on a draft whose cells remember what they held (a journal, not a copy:
+        # appending to a 400,000-row History must not cost a copy of it on every write)
+        journals = [_Journal(s.cells) for s in book.sheets]
+        draft.sheets = [_copy_sheet(s, False) for s in book.sheets]
+        for sheet, journal in zip(draft.sheets, journals, strict=True):
+            sheet.cells = journal  # type: ignore[assignment]
         replies = []
-        for i, request in enumerate(requests):
-            (kind, body), *more = request.items()
-            handler = getattr(self, f"_do_{kind}", None)
-            if handler is None or more:
-                name = kind if handler is None else more[0][0]
-                raise bad_field(
-                    f"requests[{i}]",
-                    f"Invalid JSON payload received. Unknown name \"{name}\" at 'requests[{i}]': Cannot find field.",
-                )
-            try:
-                replies.append(handler(draft, body))
-            except ApiError as error:
-                raise ApiError(400, f"Invalid requests[{i}].{kind}: {error.message}") from None
+        try:
+            for i, request in enumerate(requests):
+                (kind, body), *more = request.items()
+                handler = getattr(self, f"_do_{kind}", None)
+                if handler is None or more:
+                    name = kind if handler is None else more[0][0]
+                    raise bad_field(
+                        f"requests[{i}]",
+                        f"Invalid JSON payload received. Unknown name \"{name}\" at 'requests[{i}]': "
+                        "Cannot find field.",
+                    )
+                try:
+                    replies.append(handler(draft, body))
+                except ApiError as error:
+                    raise ApiError(400, f"Invalid requests[{i}].{kind}: {error.message}") from None
+        except Exception:
+            for journal in journals:
+                journal.undo()
+            raise
+        for sheet in draft.sheets:
+            if isinstance(sheet.cells, _Journal):
+                sheet.cells = sheet.cells.cells
         book.sheets = draft.sheets
         return {"spreadsheetId": book.key, "replies": replies}
 
@@ -556,6 +576,58 @@ class FakeSheets:
         sheet.cells = {_shifted(cell, axis, end, -length): value for cell, value in kept.items()}
         return {}
 
+    def _do_pasteData(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
+        """Delimited text pasted as a GM's paste would land: every field parsed as if typed (`typed`)."""
+        if body.get("html"):
+            raise ApiError(400, "The stand-in pastes delimited text only.")
+        if body.get("type", "PASTE_NORMAL") != "PASTE_VALUES":
+            raise ApiError(400, "The stand-in pastes values only (type PASTE_VALUES).")
+        delimiter = body.get("delimiter")
+        if not delimiter:
+            raise ApiError(400, "The stand-in needs a delimiter.")
+        start = body.get("coordinate", {})
+        sheet = _by_id(book, start.get("sheetId"))
+        r0, c0 = start.get("rowIndex", 0), start.get("columnIndex", 0)
+        lines = [line.split(delimiter) for line in str(body.get("data", "")).replace("\r\n", "\n").split("\n")]
+        width = max(len(fields) for fields in lines)
+        r1, c1 = r0 + len(lines) - 1, c0 + width - 1
+        if r1 >= sheet.rows or c1 >= sheet.columns:
+            raise ApiError(
+                400,
+                f"Range ({_a1(sheet, r0, c0, r1, c1)}) exceeds grid limits. Max rows: {sheet.rows}, "
+                f"max columns: {sheet.columns}",
+            )
+        for i, fields in enumerate(lines):
+            for j in range(width):  # the pasted rectangle is overwritten: a missing or empty field clears
+                value = typed(fields[j]) if j < len(fields) else None
+                if value is None:
+                    sheet.cells.pop((r0 + i, c0 + j), None)
+                else:
+                    sheet.cells[(r0 + i, c0 + j)] = value
+        return {}
+
+    def _do_copyPaste(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
+        """Values copied from one range to another (an empty source cell empties its target)."""
+        kind, orientation = body.get("pasteType", "PASTE_NORMAL"), body.get("pasteOrientation", "NORMAL")
+        if kind != "PASTE_VALUES" or orientation != "NORMAL":
+            raise ApiError(400, "The stand-in copies values only (pasteType PASTE_VALUES, NORMAL orientation).")
+        source, target = body.get("source", {}), body.get("destination", {})
+        origin, to = _by_id(book, source.get("sheetId")), _by_id(book, target.get("sheetId"))
+        r0, r1, c0, c1 = _bounds(origin, source)
+        t0, u0 = target.get("startRowIndex", 0), target.get("startColumnIndex", 0)
+        t1, u1 = t0 + r1 - r0, u0 + c1 - c0
+        if r1 >= origin.rows or c1 >= origin.columns or t1 >= to.rows or u1 >= to.columns:
+            raise ApiError(400, f"Range ({_a1(to, t0, u0, t1, u1)}) exceeds grid limits.")
+        found = {(r, c): v for (r, c), v in origin.cells.items() if r0 <= r <= r1 and c0 <= c <= c1}
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                value = found.get((r, c))
+                if value is None:
+                    to.cells.pop((t0 + r - r0, u0 + c - c0), None)
+                else:
+                    to.cells[(t0 + r - r0, u0 + c - c0)] = value
+        return {}
+
     def _do_repeatCell(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
         grid = body.get("range", {})
         _by_id(book, grid.get("sheetId")).formats.append((grid, body.get("cell", {}), body.get("fields", "")))
@@ -610,8 +682,55 @@ def _index(sheet: Sheet) -> int:
     return int(sheet.properties["index"])
 
 
-def _copy_sheet(sheet: Sheet) -> Sheet:
-    return Sheet(copy.deepcopy(sheet.properties), dict(sheet.cells), list(sheet.formats), list(sheet.validations))
+def _copy_sheet(sheet: Sheet, cells: bool = True) -> Sheet:
+    return Sheet(
+        copy.deepcopy(sheet.properties),
+        dict(sheet.cells) if cells else sheet.cells,
+        list(sheet.formats),
+        list(sheet.validations),
+    )
+
+
+class _Journal(MutableMapping[tuple[int, int], Cell]):
+    """A tab's cells during a batchUpdate: changed in place, each change's old value kept until `undo`."""
+
+    def __init__(self, cells: dict[tuple[int, int], Cell]) -> None:
+        self.cells = cells
+        self.before: dict[tuple[int, int], Cell | None] = {}
+
+    def __getitem__(self, key: tuple[int, int]) -> Cell:
+        return self.cells[key]
+
+    def __setitem__(self, key: tuple[int, int], value: Cell) -> None:
+        if key not in self.before:
+            self.before[key] = self.cells.get(key)
+        self.cells[key] = value
+
+    def __delitem__(self, key: tuple[int, int]) -> None:
+        if key not in self.before:
+            self.before[key] = self.cells.get(key)
+        del self.cells[key]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self.cells)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.cells
+
+    def items(self) -> Any:
+        """The cells' items (the dict's own view: fast)."""
+        return self.cells.items()
+
+    def undo(self) -> None:
+        """Put every cell back as it was before the batch."""
+        for key, value in self.before.items():
+            if value is None:
+                self.cells.pop(key, None)
+            else:
+                self.cells[key] = value
 
 
 def _by_id(book: Spreadsheet, sheet_id: Any) -> Sheet:
@@ -796,3 +915,59 @@ def _from_cell_data(data: dict[str, Any]) -> Cell | None:
     if kinds[kind] == "string" and value == "":
         return None
     return kinds[kind], value
+
+
+# -- how Sheets reads typed or pasted text (en_US), as far as the tests need it ----------------------
+_NUMBER = re.compile(r"^[+-]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][+-]?\d+)?%?$")
+
+
+def typed(text: str) -> Cell | None:
+    """The cell a GM gets by typing (or pasting) this text in an en_US spreadsheet.
+
+    A leading apostrophe makes the rest text (a quote prefix, not part of the value). Otherwise
+    `=` starts a formula, and so do `+`, `-` and `@` before something that is not a number; TRUE
+    and FALSE are booleans; numbers (with commas, $, %, exponents) and anything that reads as a
+    date or a time become numbers; a field in double quotes loses them. The real parser accepts
+    more dates than this; what matters here is that text sent unprotected does not stay text.
+    """
+    if text == "":
+        return None
+    if text.startswith("'"):
+        return ("string", text[1:]) if len(text) > 1 else None
+    if text.startswith('"') and text.endswith('"') and len(text) > 1:
+        text = text[1:-1].replace('""', '"')
+        return ("string", text) if text else None
+    stripped = text.strip()
+    if stripped.startswith("="):
+        return ("formula", stripped)
+    if stripped.upper() in ("TRUE", "FALSE"):
+        return ("bool", stripped.upper() == "TRUE")
+    if stripped and _NUMBER.match(stripped) and any(ch.isdigit() for ch in stripped):
+        number = float(stripped.replace(",", "").replace("$", "").rstrip("%"))
+        number = number / 100 if stripped.endswith("%") else number
+        return ("number", int(number) if number.is_integer() and "." not in stripped else number)
+    if stripped[:1] in ("+", "-", "@") and len(stripped) > 1:
+        return ("formula", "=" + stripped)
+    if any(ch.isdigit() for ch in stripped) and _reads_as_date(stripped):
+        return ("number", _serial(stripped))
+    return ("string", text)
+
+
+def _reads_as_date(text: str) -> bool:
+    from dateutil import parser
+
+    try:
+        parser.parse(text, fuzzy=False)
+    except (ValueError, OverflowError):
+        return False
+    return True
+
+
+def _serial(text: str) -> float:
+    """The spreadsheet serial number of a date or time (days since 1899-12-30)."""
+    from datetime import datetime
+
+    from dateutil import parser
+
+    moment = parser.parse(text, default=datetime(1899, 12, 30))
+    return (moment - datetime(1899, 12, 30)).total_seconds() / 86400
