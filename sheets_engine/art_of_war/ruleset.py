@@ -9,7 +9,7 @@ from typing import Any
 
 from sheets_engine.art_of_war import phases, validate
 from sheets_engine.art_of_war.model import Ground, Kind, ground_row
-from sheets_engine.art_of_war.schema import TABS, OrderStatus
+from sheets_engine.art_of_war.schema import TABS
 from sheets_engine.art_of_war.setup import BadOption, check_options, new_world
 from sheets_engine.art_of_war.sheet import read_world, record_ledger, world_tabs
 from sheets_engine.core.ruleset import Outcome, Ruleset, SetupError
@@ -63,7 +63,6 @@ CHOICES: tuple[Choice, ...] = (
     Choice("Houses", ("Temper",), words=("cautious", "steady", "ruthless")),
     Choice("Orders", ("Order",), words=("raise", "march")),
     Choice("Orders", ("Capital Raises",), words=tuple(k.value for k in Kind)),
-    Choice("Orders", ("Status",), words=tuple(s.value for s in OrderStatus)),
 )
 
 
