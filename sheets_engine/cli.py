@@ -577,19 +577,35 @@ def map_command(
 
     Example: sheets-engine map campaign.xlsx --out map.png --clan Oda
     """
+    from sheets_engine.hexmap import ReadOnce, board_picture, board_state
     from sheets_engine.mapping import picture
     from sheets_engine.mapping import save_layout as keep_layout
     from sheets_engine.report import read
 
     if not out and not save_layout:
         raise click.UsageError("give --out FILE.png, --save-layout, or both")
+    store = ReadOnce(_store(source))
+    board = board_state(store)  # an Art of War campaign draws its hex board
+    if board is not None:
+        if clan is not None:
+            raise BadInput("The Art of War hides nothing: every house sees the whole board (drop --clan)")
+        if save_layout:
+            raise BadInput("The Art of War's hexes stand where their q,r put them: --save-layout is for Sengoku maps")
+        assert out is not None
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_bytes(board_picture(board, turn))
+        if as_json:
+            emit_json(payload("ok", EXIT_OK, out=out, clan=None, provinces_placed=0))
+        else:
+            print_text(f"Map written to {out}")
+        return
     saved = 0
     if save_layout:
         saved = keep_layout(_store(source))
         if not as_json:
             print_text(f"Saved the places of {saved} province(s) in the Provinces columns Map X and Map Y.")
     if out:
-        campaign = read(_store(source))
+        campaign = read(_store(source) if save_layout else store)  # after --save-layout, the sheet as it is now
         clans = [str(c) for c in campaign.state.frame("Clans").index]
         if clan is not None and clan not in clans:
             raise BadInput(f"there is no clan '{clan}' in the Clans tab (clans: {', '.join(clans)})")
@@ -941,3 +957,45 @@ def archive(source: str, keep_turns: int, target: str | None, as_json: bool) -> 
         + (f" ({again} of them were there already from a run that stopped)" if again else "")
         + f". History keeps {done.kept} row(s), from turn {done.oldest_kept}: the oldest turn a rollback can undo."
     )
+
+
+@cli.command()
+@click.option("--games", type=click.IntRange(min=1), default=30, show_default=True, help="How many games.")
+@click.option("--seed", default="1", show_default=True, help="The words or number the boards are made from.")
+@click.option("--houses", type=click.IntRange(2, 6), default=4, show_default=True, help="Houses in each game.")
+@json_option()
+def tournament(games: int, seed: str, houses: int, as_json: bool) -> None:
+    """The Art of War: play bot-only games on fresh boards and print the wins by temper and seat.
+
+    Each game's seats get the tempers in turn (cautious, steady, ruthless), shifted by one each game,
+    so every temper sits in every seat. The same seed plays the same games. Nothing is written.
+
+    Example: sheets-engine tournament --games 30 --seed 1
+    """
+    import time
+
+    from sheets_engine.art_of_war.tournament import TEMPERS
+    from sheets_engine.art_of_war.tournament import tournament as play
+
+    started = time.perf_counter()
+    standings = play(games, seed, houses)
+    seconds = round(time.perf_counter() - started, 2)
+    seats = range(1, houses + 1)
+    if as_json:
+        table = {t.value: {str(s): standings.wins.get((t.value, s), 0) for s in seats} for t in TEMPERS}
+        emit_json(payload("ok", EXIT_OK, games=games, seed=seed, houses=houses, wins=table,
+                          conquests=standings.conquests, seasons=standings.seasons, seconds=seconds))  # fmt: skip
+        return
+    rows = []
+    for temper in TEMPERS:
+        cells = [
+            f"{standings.wins.get((temper.value, s), 0)}/{standings.played.get((temper.value, s), 0)}" for s in seats
+        ]
+        total = sum(standings.wins.get((temper.value, s), 0) for s in seats)
+        played = sum(standings.played.get((temper.value, s), 0) for s in seats)
+        rows.append([temper.value, *cells, f"{total}/{played}"])
+    title = (
+        f"{games} game(s) of {houses} houses, seed {seed}: wins/games by temper and seat "
+        f"({standings.conquests} won by conquest, the rest on the mandate after season 60; {seconds} s)"
+    )
+    print_table(("temper", *[f"seat {s}" for s in seats], "all seats"), rows, title)
