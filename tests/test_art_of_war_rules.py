@@ -217,6 +217,21 @@ def test_plain_raises_a_settler_highland_a_soldier_forest_nothing_nearest_a_riva
     }
 
 
+def test_a_soldier_raised_onto_an_empty_rival_capital_makes_that_house_fall_at_once() -> None:
+    """'Put a soldier on a rival capital and that house falls at once': a raised soldier is put there too."""
+    w = world(
+        [("P1", "Crane", "settler", (0, 0)), ("P2", "Tiger", "soldier", (3, -3)), ("P3", "Tiger", "settler", (2, 2))],
+        {(0, 0): "highland"},
+        capitals={"Crane": (-4, 4), "Tiger": (1, 0)},
+    )
+    assert texts(raise_levies(w, "Crane"))[:2] == [
+        "P1 at 0,0 raises soldier P4 at 1,0",
+        "Tiger falls: Crane holds its capital 1,0",
+    ]
+    assert board(w) == {"P1": "Crane settler 0,0", "P3": "Crane settler 2,2", "P4": "Crane soldier 1,0"}
+    assert w.houses["Tiger"].fallen and w.houses["Crane"].taken == 1
+
+
 def test_a_settler_with_an_enemy_soldier_alongside_is_blockaded() -> None:
     w = world(
         [

@@ -196,6 +196,9 @@ def raise_levies(world: World, house: str) -> list[Event]:
         _place(world, new, to)
         text = f"{settler.id} at {hex_text(settler.hex)} raises {kind} {new.id} at {hex_text(to)}"
         events.append(Event("raised", text, new.id, house, to, kind.value))
+        owner = world.capital_of.get(to)
+        if kind is Kind.SOLDIER and owner is not None and owner != house:  # a soldier put on a rival capital
+            events += fall(world, owner, house)
     return events
 
 
