@@ -1,0 +1,144 @@
+"""One strategic turn of the Clan War campaign, in the document's phase order, over one Draft.
+
+A turn is resolved in one run when no opposing armies meet. When they do, the first run resolves the
+start phase and the primary and cavalry movement, lists the battles and pauses (Game `phase` =
+battle); the GM has them fought at the table and types the Battle Results; the next run applies them
+and resolves reserve movement and recovery. `_FIRST` and `_SECOND` are the single lists that say the
+order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from sheets_engine.clan_war import alliances, battles, movement, purchases, recovery
+from sheets_engine.clan_war.game import Turn
+from sheets_engine.clan_war.schema import Phase
+from sheets_engine.clan_war.settings import read_settings
+from sheets_engine.core.deadlines import schedule
+from sheets_engine.core.dice import Dice
+from sheets_engine.core.lifecycle import RunLedger, RunStatus, nothing_to_do, paused
+from sheets_engine.core.ruleset import Outcome
+from sheets_engine.core.tables import Draft, GameState
+
+Step = Callable[[Turn], None]
+
+
+def reset_flags(turn: Turn) -> None:
+    """A new turn: nobody has moved, fought or entered hostile territory yet."""
+    draft = turn.draft
+    for tab, columns in (
+        ("Units", ("Fought", "Entered Hostile")),
+        ("Personalities", ("Moved", "Fought", "Entered Hostile")),
+    ):
+        frame = draft.frame(tab)
+        for column in columns:
+            for key in frame.index[frame[column]]:
+                draft.set(tab, key, column, False, f"turn {turn.number} begins")
+
+
+_FIRST: list[tuple[str, Step]] = [
+    ("start: a new turn", reset_flags),
+    ("start: alliances declared", alliances.declare),
+    ("start: purchases", purchases.purchases),
+    ("start: sealed bids", purchases.bids),
+    ("primary movement", movement.primary),
+    ("cavalry movement", movement.cavalry),
+]
+_SECOND: list[tuple[str, Step]] = [
+    ("reserve movement", movement.reserve),
+    ("recovery: personalities", recovery.recover_personalities),
+    ("recovery: casualties", recovery.recover_casualties),
+    ("recovery: new forces", recovery.place_new_forces),
+    ("recovery: taxes", recovery.taxes),
+]
+
+DICE_PER_ROW = 100
+
+
+def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dice | None = None) -> Outcome:
+    """Resolve the next step of the Game tab's turn. Pure: the input state is untouched.
+
+    Raises InvalidCampaign (nothing written) when the turn waits for battle results still missing.
+    """
+    settings = read_settings(state)
+    ledger = RunLedger(
+        settings.turn,
+        settings.last_resolved_turn,
+        schedule(settings.turn, "", 0, "", ""),
+        phase="" if settings.phase == Phase.START.value else settings.phase,
+    )
+    if ledger.already_resolved():
+        reason = ledger.already_resolved()
+        return Outcome(
+            state,
+            [],
+            {},
+            settings.turn,
+            {"resolved": False, "reason": reason},
+            RunStatus.NOTHING,
+            nothing_to_do(reason),
+        )
+    draft = Draft(state)
+    turn = Turn(draft, settings, dice if dice is not None else Dice(settings.seed, settings.turn), settings.turn)
+    resuming = settings.phase == Phase.BATTLE.value
+    if not resuming:
+        for _name, step in _FIRST:
+            step(turn)
+    found = battles.find(turn)
+    if found and not resuming:
+        battles.list_battles(turn, found)
+        draft.set("Game", "phase", "Value", Phase.BATTLE.value, f"turn {turn.number}: battles to fight")
+        names = ", ".join(b.province for b in found)
+        _log_dice(turn)
+        summary = {"resolved": False, "turn": turn.number, "battles": len(found), **dict(turn.summary)}
+        headline = paused("turn", turn.number, f"the Battle Results of {len(found)} battle(s): {names}")
+        return Outcome(
+            draft.finish(),
+            draft.changes,
+            dict(draft.logs),
+            turn.number,
+            summary,
+            RunStatus.PAUSED,
+            headline,
+            "start-cavalry",
+        )
+    if found:
+        battles.refuse_incomplete(turn, found)
+        for battle in found:
+            battles.apply(turn, battle)
+    battles.occupy(turn, found)
+    for _name, step in _SECOND:
+        step(turn)
+    cause = f"turn {turn.number} resolved"
+    draft.set("Game", "phase", "Value", Phase.START.value, cause)
+    draft.set("Game", "turn", "Value", str(turn.number + 1), cause)
+    draft.set("Game", "last_resolved_turn", "Value", str(turn.number), cause)
+    _log_dice(turn)
+    summary = {
+        "resolved": True,
+        "turn": turn.number,
+        "battles": len(found),
+        **dict(turn.summary),
+        "dice rolled": len(turn.dice.rolls),
+    }
+    headline = f"Turn {turn.number} resolved" + (f" ({len(found)} battle(s) applied)" if found else "")
+    return Outcome(
+        draft.finish(),
+        draft.changes,
+        dict(draft.logs),
+        turn.number,
+        summary,
+        RunStatus.RESOLVED,
+        headline,
+        "battle-recovery" if resuming else "turn",
+    )
+
+
+def _log_dice(turn: Turn) -> None:
+    """Every roll of the run, in the order drawn, for the GM (a roll that changed nothing makes no History)."""
+    rolls = [str(roll) for roll in turn.dice.rolls]
+    for start in range(0, len(rolls), DICE_PER_ROW):
+        chunk = rolls[start : start + DICE_PER_ROW]
+        turn.notify("gm", "private", f"Dice {start + 1}-{start + len(chunk)} of {len(rolls)}: " + "; ".join(chunk))
