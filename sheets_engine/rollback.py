@@ -316,13 +316,16 @@ def plan_rollback(
     unit = keys[0]
     if turn < 1:
         raise RollbackError(f"{unit} {turn}: {unit}s count from 1")
-    if turn > last:
+    entries = read_entries(raw)
+    # a turn paused for the GM (its first steps resolved, the turn not yet complete) rolls back too
+    paused_turn = turn == current and any(entry.turn == turn for entry in entries)
+    if turn > last and not paused_turn:
         raise RollbackError(
             f"{unit} {turn} has not been resolved ({keys[1]} is {last}, {unit} is {current}): nothing to roll back"
         )
     plan = Plan(turn)
     names: dict[tuple[str, int, int], str] = {}
-    for run in runs_to_undo(read_entries(raw), turn):
+    for run in runs_to_undo(entries, turn):
         plan.runs.append(run[0].resolution)
         located = []
         for entry in run:  # a run's rows are found where they stand before any of them is undone
