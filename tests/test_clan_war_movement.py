@@ -129,8 +129,8 @@ def test_reserve_movement_refused_after_battle_hostile_ground_near_the_enemy_or_
 def test_reserve_movement_may_not_bring_forces_where_opposing_armies_stand() -> None:
     units = [unit("Raiders", "Crane", "Kakita Duelists", "Doji", 5, "Gunso")]
     people = [*default_people(), person("Kuni Yori", "Crab", "Kuni Shugenja", "Kuni")]
-    turn = run(movement.reserve, units=units, personalities=people, provinces=provinces(Doji="Crab"),
-               moves=[move("reserve", "Crab", "Kuni Yori", "Doji"), move("reserve", "Crab", "Kuni Yori", "Hida")])  # fmt: skip
+    moves = [move("reserve", "Crab", "Kuni Yori", "Doji"), move("reserve", "Crab", "Kuni Yori", "Hida")]
+    turn = run(movement.reserve, units=units, personalities=people, provinces=provinces(Doji="Crab"), moves=moves)
     assert results(turn, "Moves") == [
         ("Rejected", "reserve movement may not bring forces where opposing armies stand (Doji)"),
         ("Resolved", "moved from Kuni to Hida"),
