@@ -202,6 +202,7 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
                 )
             )
         withdraw: dict[str, str] = {}
+        named: set[str] = set()  # factions whose rows name a province to withdraw to (good or not)
         for key, row in rows:
             if not (row["Unit"] or row["Personality"]):
                 continue
@@ -232,7 +233,8 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
                 )
             target = str(row["Withdraw To"])
             if target:
-                if turn.start_control.get(target) != faction:
+                named.add(faction)
+                if target not in retreats(turn, faction, battle.province):
                     found.append(
                         Problem(
                             "Battle Results",
@@ -263,7 +265,7 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
                     )
                 )
         for faction in battle.factions:
-            if faction in side or faction in withdraw:
+            if faction in side or faction in named:
                 continue
             standing = [u for u in turn.units(battle.province, faction) if not _destroyed_by(rows, u)]
             if standing:
@@ -278,6 +280,13 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
                     )
                 )
     return found
+
+
+def retreats(turn: Turn, faction: str, province: str) -> set[str]:
+    """Where a faction's forces may withdraw: a province it controlled at the start of the turn (a faction
+    that held none, as Toturi's Army may, withdraws to a province next to the battle)."""
+    held = {p for p, holder in turn.start_control.items() if holder == faction}
+    return held or set(turn.neighbours(province))
 
 
 def _destroyed_by(rows: list[tuple[Hashable, dict[str, Any]]], unit: str) -> bool:
