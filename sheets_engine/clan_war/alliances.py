@@ -21,14 +21,20 @@ def forbidden(turn: Turn, a: str, b: str) -> str:
     return ""
 
 
-def declare(turn: Turn) -> None:
-    """Start phase: alliances a GM marked broken are ended; Pending declarations take effect or are refused."""
+def broken_by_the_gm(turn: Turn) -> None:
+    """Alliances may be broken at any point: an Active alliance whose Broken Turn the GM has filled ends
+    (at the start of either run of a turn, before any battle is found or applied)."""
     draft = turn.draft
-    frame = draft.frame("Alliances")
-    for key in list(frame.index):
+    for key in list(draft.frame("Alliances").index):
         row = draft.row("Alliances", key)
         if row["Status"] == AllianceStatus.ACTIVE.value and not is_blank(row["Broken Turn"]):
-            end(turn, key, f"broken in turn {row['Broken Turn']} (the GM's record)")
+            end(turn, key, f"broken in turn {int(row['Broken Turn'])} (the GM's record)")
+
+
+def declare(turn: Turn) -> None:
+    """Start phase: Pending declarations take effect or are refused."""
+    draft = turn.draft
+    frame = draft.frame("Alliances")
     for key in list(frame.index):
         row = draft.row("Alliances", key)
         if row["Status"] != AllianceStatus.PENDING.value:

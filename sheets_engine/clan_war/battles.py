@@ -110,6 +110,7 @@ def occupy(turn: Turn, battles: list[Battle]) -> None:
         if holder and not turn.opposed(faction, holder):
             continue  # a Monk defending a province does not take it
         turn.draft.set("Provinces", province, "Controller", faction, f"{faction}'s army occupies {province} unopposed")
+        capture_library(turn, province, faction)
         turn.notify("public", "world", f"{faction} occupies {province} unopposed.")
         turn.summary["provinces occupied"] += 1
 
@@ -461,3 +462,15 @@ def _control(turn: Turn, battle: Battle, winner: str, control: str, side: set[st
     else:
         new = winner
     draft.set("Provinces", province, "Controller", new, f"{cause}: won by {winner}")
+    capture_library(turn, province, new)
+
+
+def capture_library(turn: Turn, province: str, new: str) -> None:
+    """If a library is captured, so are the spells kept there (spells on shugenja are not in the Stockpile)."""
+    draft = turn.draft
+    if not new or not draft.get("Provinces", province, "Library"):
+        return
+    stock = draft.frame("Stockpile")
+    for key in stock.index[(stock["Library"] == province) & (stock["Faction"] != new)]:
+        loser = str(stock.at[key, "Faction"])
+        draft.set("Stockpile", key, "Faction", new, f"the library at {province} captured from {loser}")

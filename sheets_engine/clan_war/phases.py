@@ -40,6 +40,7 @@ def reset_flags(turn: Turn) -> None:
 
 _FIRST: list[tuple[str, Step]] = [
     ("start: a new turn", reset_flags),
+    ("start: alliances broken", alliances.broken_by_the_gm),
     ("start: alliances declared", alliances.declare),
     ("start: purchases", purchases.purchases),
     ("start: sealed bids", purchases.bids),
@@ -104,6 +105,9 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dic
             headline,
             "start-cavalry",
         )
+    if resuming:
+        alliances.broken_by_the_gm(turn)  # broken while the battles were fought: the sides are as they stood
+        found = battles.find(turn)
     if found:
         battles.refuse_incomplete(turn, found)
         for battle in found:

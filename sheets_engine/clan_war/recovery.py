@@ -142,6 +142,10 @@ def _place(turn: Turn, row: dict, entry: dict, cause: str) -> str:
             return f"{target} was destroyed before they joined it; the models are lost"
         models = int(draft.get("Units", target, "Models"))
         draft.set("Units", target, "Models", models + count, cause)
+        # the unit's own models are its experienced ones (the inexperienced die first): under 75%, the trait is lost
+        if draft.get("Units", target, "Experienced") and models * 4 < (models + count) * 3:
+            draft.set("Units", target, "Experienced", False, f"{cause}: fewer than 75% of its models are experienced")
+            return f"{count} models join {target}, which loses the Experienced trait (under 75% experienced)"
         return f"{count} models join {target}"
     if kind == ItemKind.SPECIAL_ITEM.value:
         if draft.get("Personalities", target, "Fought"):

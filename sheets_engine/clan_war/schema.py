@@ -341,7 +341,7 @@ TABS: tuple[TabSpec, ...] = (
         UnitRow,
         key="Unit",
         engine_columns=("Fought", "Entered Hostile"),
-        rule_columns=("Province", "Models", "Leader", "ML", "TL", "Status"),
+        rule_columns=("Province", "Models", "Leader", "ML", "TL", "Experienced", "Status"),
     ),
     TabSpec(
         "Personalities",
@@ -364,7 +364,7 @@ TABS: tuple[TabSpec, ...] = (
             "Items",
         ),
     ),
-    TabSpec("Stockpile", StockpileRow, rule_columns=("Count",)),
+    TabSpec("Stockpile", StockpileRow, rule_columns=("Faction", "Count")),
     TabSpec("Purchases", PurchaseRow, engine_columns=("Status", "Result")),
     TabSpec("Bids", BidRow, engine_columns=("Status", "Result")),
     TabSpec("Moves", MoveRow, engine_columns=("Status", "Result")),

@@ -67,6 +67,10 @@ def check(state: GameState) -> list[Problem]:
     _provinces(state, problems)
     factions = _Tab(state, "Factions", problems)
     factions.names("Daimyo", "Personalities")
+    people_frame = state.frame("Personalities")
+    for key, daimyo in factions.frame["Daimyo"].items():
+        if daimyo in people_frame.index and people_frame.at[daimyo, "Faction"] != key:
+            factions.add(key, "Daimyo", daimyo, f"a personality of {key} (the Daimyo leads the faction's clan)")
     catalogue = _Tab(state, "Catalogue", problems)
     catalogue.names("Experienced Of", "Catalogue")
     for key, clan in catalogue.frame["Clan"].items():
