@@ -122,3 +122,25 @@ def test_a_paused_turn_rolls_back_to_every_cell_as_it_was(tmp_path: Path) -> Non
     assert cells(path, skip=("History",)) == before
     explained = cli("explain", str(path), "Crab Wall Guard", "--json")
     assert explained.returncode == 0, explained.stderr
+
+
+def test_check_previews_each_pending_purchase_bid_and_move_without_revealing_sealed_bids(tmp_path: Path) -> None:
+    path = tmp_path / "cw.xlsx"
+    cli("init", str(path), "--ruleset", "clan-war", "--demo")
+    checked = cli("check", str(path))
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.startswith(
+        "Turn 1: 0 form response(s) copied, 22 order(s) checked (12 valid now, 5 will fail, 5 depend on dice or "
+        "other clans);"
+    )
+    tabs = cells(path)
+    assert tabs["Purchases"][4][8:] == [
+        "Pending",
+        "Check: will fail: Daikyu is a ranged weapon: ranged weapons may not be stockpiled",
+    ]
+    assert tabs["Bids"][2][5:] == [
+        "Pending",
+        "Check: a valid bid; whether it wins depends on the other players' sealed bids",
+    ]
+    assert tabs["Moves"][9][5:] == ["Pending", "Check: reserve moves are judged after the battles"]
+    assert {row[0]: row[1] for row in tabs["Game"][1:]}["phase"] == "start"

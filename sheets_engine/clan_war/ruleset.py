@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from importlib.resources import files
 
-from sheets_engine.clan_war import phases, validate
+from sheets_engine.clan_war import phases, preview, validate
 from sheets_engine.clan_war.schema import TABS, Action, ItemKind, MovePhase, UnitStatus
 from sheets_engine.clan_war.settings import read_settings
 from sheets_engine.core.ruleset import Outcome, Ruleset
@@ -45,4 +45,5 @@ def build() -> Ruleset:
         recalc=recalc,
         resolve=resolve,
         choices=CHOICES,
+        preview=preview.preview,
     )
