@@ -68,6 +68,11 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     assert cli("init", str(path), "--ruleset", "clan-war", "--demo").returncode == 0
     assert cli("validate", str(path)).stdout == "No problems found.\n"
     before = cells(path)
+    held = [row[1] for row in before["Provinces"][1:]]
+    # each faction starts with starting_koku_per_province (2000) for each of its four provinces
+    assert {row[0]: (row[3], held.count(row[0])) for row in before["Factions"][1:]} == {
+        "Crab": (8000, 4), "Crane": (8000, 4), "Lion": (8000, 4), "Shadowlands": (8000, 4),
+    }  # fmt: skip
 
     paused = cli("resolve", str(path), "--json")
     assert paused.returncode == 0, paused.stderr

@@ -142,3 +142,17 @@ def test_monks_move_anywhere_to_defend_a_province() -> None:
     turn = run(movement.primary, units=units, moves=[move("primary", "Monk", "Brothers", "Doji")])
     assert results(turn, "Moves") == [("Resolved", "moved from Temple to Doji")]
     assert cell(turn, "Units", "Brothers", "Entered Hostile") is True
+
+
+def test_monks_ignore_borders_to_join_an_allied_attack_on_the_shadowlands_but_not_to_attack_others() -> None:
+    units = [unit("Brothers", "Monk", "Brotherhood Monks", "Temple", 5, "Gunso"),
+             unit("Wall", "Crab", "Hida Heavy Infantry", "Shiro", 5, "Gunso"),
+             unit("Monks Two", "Monk", "Brotherhood Monks", "Temple", 5, "Gunso")]  # fmt: skip
+    allied = [{"Faction A": "Crab", "Faction B": "Monk", "Since Turn": 1, "Status": "Active"}]
+    turn = run(movement.primary, units=units, alliances=allied, moves=[
+        move("primary", "Monk", "Brothers", "Shiro"), move("primary", "Monk", "Monks Two", "Pit"),
+    ])  # fmt: skip
+    assert results(turn, "Moves") == [
+        ("Resolved", "moved from Temple to Shiro"),
+        ("Rejected", "Pit is not adjacent to Temple"),
+    ]

@@ -195,3 +195,25 @@ def test_units_of_an_unplayed_clan_are_not_bought_and_koku_must_suffice() -> Non
         ("Rejected", "costs 60 koku and Crab has 50"),
         ("Rejected", "new forces join only in a province Crab controlled at the start of the turn, not Pass"),
     ]
+
+
+def test_a_personality_is_upgraded_to_its_experienced_version_for_the_difference_in_cost() -> None:
+    turn = start(purchases=[buy("Crab", "Hida Kisada (Experienced)", target="Hida Kisada", action="upgrade")])
+    assert results(turn, "Purchases") == [
+        ("Resolved", "Hida Kisada is now Hida Kisada (Experienced), for the difference of 60 koku")
+    ]
+    kisada = turn.draft.row("Personalities", "Hida Kisada")
+    assert (kisada["Item"], kisada["Experienced"], kisada["Max Wounds"], kisada["Command Limit"]) == (
+        "Hida Kisada (Experienced)", True, 6, 5,
+    )  # fmt: skip
+    assert cell(turn, "Factions", "Crab", "Koku") == 940
+
+
+def test_a_special_item_goes_to_a_personality_that_did_not_battle_else_to_the_stockpile() -> None:
+    people = [*default_people(), person("Hida Aki", "Crab", "Hida Bushi", "Hida", Fought=True)]
+    turn = start(personalities=people, purchases=[
+        buy("Crab", "Ancestral Hammer of the Crab", target="Hida Kisada"),
+    ])  # fmt: skip
+    recovery.place_new_forces(turn)
+    assert cell(turn, "Personalities", "Hida Kisada", "Items") == "Ancestral Hammer of the Crab"
+    assert results(turn, "Purchases")[0][0] == "Resolved"
