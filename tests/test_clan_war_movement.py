@@ -156,3 +156,13 @@ def test_monks_ignore_borders_to_join_an_allied_attack_on_the_shadowlands_but_no
         ("Resolved", "moved from Temple to Shiro"),
         ("Rejected", "Pit is not adjacent to Temple"),
     ]
+
+
+def test_a_move_added_after_its_phase_was_resolved_is_refused_at_the_end_of_the_turn() -> None:
+    from sheets_engine.clan_war import phases
+
+    units = [unit("Wall", "Crab", "Hida Heavy Infantry", "Hida", 5, "Gunso")]
+    turn = run(phases.left_pending, units=units, moves=[move("primary", "Crab", "Wall", "Kuni")])
+    assert results(turn, "Moves") == [
+        ("Rejected", "added after its phase of turn 1 was resolved: give it again for a later turn"),
+    ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sheets_engine.clan_war import alliances, purchases, recovery
-from tests.clan_war_support import cell, default_people, make_turn, person, results, state, unit
+from tests.clan_war_support import cell, default_people, make_turn, person, provinces, results, state, unit
 
 
 def buy(faction: str, item: str, count: int | None = 1, target: str = "", province: str = "", action: str = "buy",
@@ -217,3 +217,17 @@ def test_a_special_item_goes_to_a_personality_that_did_not_battle_else_to_the_st
     recovery.place_new_forces(turn)
     assert cell(turn, "Personalities", "Hida Kisada", "Items") == "Ancestral Hammer of the Crab"
     assert results(turn, "Purchases")[0][0] == "Resolved"
+
+
+def test_a_personality_released_by_a_broken_alliance_is_not_dead_and_may_be_hired_again() -> None:
+    people = [*default_people(), person("Matsu Tsuko", "Crane", "Matsu Tsuko", "Doji", Unique=True,
+                                        Status="Released", From_Ally="Lion")]  # fmt: skip
+    from tests.clan_war_support import factions
+
+    rows = [*factions(), {"Faction": "Lion", "Koku": 1000}]
+    turn = start(factions=rows, personalities=people, purchases=[buy("Lion", "Matsu Tsuko", province="Hida")],
+                 provinces=provinces(Hida="Lion"))  # fmt: skip
+    assert results(turn, "Purchases")[0][0] == "Accepted"
+    recovery.place_new_forces(turn)
+    tsuko = turn.draft.row("Personalities", "Matsu Tsuko")
+    assert (tsuko["Faction"], tsuko["Province"], tsuko["Status"], tsuko["From Ally"]) == ("Lion", "Hida", "Ready", "")

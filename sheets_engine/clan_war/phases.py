@@ -38,6 +38,18 @@ def reset_flags(turn: Turn) -> None:
                 draft.set(tab, key, column, False, f"turn {turn.number} begins")
 
 
+def left_pending(turn: Turn) -> None:
+    """The turn's Purchases, Bids and Moves still Pending at its end were added after their phase was
+    resolved: each is refused with the reason, so that nothing waits silently."""
+    draft = turn.draft
+    for tab, book in (("Purchases", turn.purchases), ("Bids", turn.bids), ("Moves", turn.moves)):
+        frame = draft.frame(tab)
+        late = frame.index[(frame["Turn"] == turn.number) & (frame["Status"] == "Pending")]
+        for key in late:
+            reason = f"added after its phase of turn {turn.number} was resolved: give it again for a later turn"
+            book.reject(key, reason, f"turn {turn.number} resolved")
+
+
 _FIRST: list[tuple[str, Step]] = [
     ("start: a new turn", reset_flags),
     ("start: alliances broken", alliances.broken_by_the_gm),
@@ -53,6 +65,7 @@ _SECOND: list[tuple[str, Step]] = [
     ("recovery: casualties", recovery.recover_casualties),
     ("recovery: new forces", recovery.place_new_forces),
     ("recovery: taxes", recovery.taxes),
+    ("rows no phase settled", left_pending),
 ]
 
 DICE_PER_ROW = 100

@@ -218,7 +218,10 @@ def check_models(turn: Turn, faction: str, entry: dict[str, Any], count: int) ->
 
 
 def _free_name(turn: Turn, name: str) -> None:
-    if turn.draft.has("Personalities", name) or turn.draft.has("Units", name):
+    released = turn.draft.has("Personalities", name) and (
+        turn.draft.get("Personalities", name, "Status") == PersonalityStatus.RELEASED.value
+    )  # a personality lost with a broken alliance is not Dead: hired again, its row comes back
+    if (turn.draft.has("Personalities", name) and not released) or turn.draft.has("Units", name):
         raise Refused(f"the name {name} is taken already: give the new forces another Target")
     frame = turn.draft.frame("Purchases")
     same = frame[

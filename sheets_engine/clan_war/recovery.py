@@ -96,7 +96,13 @@ def place_new_forces(turn: Turn) -> None:
 
 
 def _new_personality(turn: Turn, name: str, faction: str, entry: dict, province: str, ally: str, cause: str) -> None:
-    turn.draft.add_row(
+    draft = turn.draft
+    if draft.has("Personalities", name):  # Released with a broken alliance, hired again
+        for column, value in (("Faction", faction), ("Province", province), ("Unit", ""), ("From Ally", ally),
+                              ("Status", PersonalityStatus.READY.value)):  # fmt: skip
+            draft.set("Personalities", name, column, value, cause)
+        return
+    draft.add_row(
         "Personalities",
         {
             "Personality": name,

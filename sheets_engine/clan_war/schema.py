@@ -349,6 +349,8 @@ TABS: tuple[TabSpec, ...] = (
         key="Personality",
         engine_columns=("Moved", "Fought", "Entered Hostile"),
         rule_columns=(
+            "Faction",
+            "From Ally",
             "Province",
             "Unit",
             "Item",
