@@ -105,3 +105,17 @@ def test_an_alliance_the_gm_marks_broken_ends_and_units_bought_from_the_ally_are
     alliances.broken_by_the_gm(turn)
     assert (cell(turn, "Alliances", 2, "Status"), cell(turn, "Units", "Loan", "Status")) == ("Broken", "Destroyed")
     assert cell(turn, "Alliances", 2, "Result") == "broken in turn 2 (the GM's record)"
+
+
+def test_the_clan_war_doc_names_every_tab_column_and_game_key() -> None:
+    import re
+    from pathlib import Path
+
+    from sheets_engine.clan_war.schema import TABS
+    from tests.clan_war_support import RULESET
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "clan-war.md").read_text()
+    named = set(re.findall(r"`([^`]+)`", " ".join(text.split())))
+    assert [f"{spec.name}: {c}" for spec in TABS for c in spec.columns if c not in named] == []
+    keys = [row[0] for row in __import__("sheets_engine.templates", fromlist=["x"]).template_tabs(RULESET)["Game"][1:]]
+    assert [k for k in keys if k not in named] == []
