@@ -117,10 +117,18 @@ def state(game: dict[str, Any] | None = None, **rows: list[dict[str, Any]]) -> G
     return loaded
 
 
+class Fixed(FixedDice):
+    """Chosen dice for every stream: a battle's or the recovery's rolls come from the same list, in order."""
+
+    def stream(self, *names: str) -> Dice:
+        """This same list of values (streams only separate seeded rolls)."""
+        return self
+
+
 def make_turn(game_state: GameState, rolls: list[int] | None = None) -> Turn:
-    """A Turn over a fresh Draft; with `rolls`, the dice give exactly these values in order."""
+    """A Turn over a fresh Draft; with `rolls`, the dice give exactly these values in order, in every stream."""
     settings = read_settings(game_state)
-    dice: Dice = FixedDice(rolls, settings.seed, settings.turn) if rolls is not None else Dice(settings.seed, 1)
+    dice: Dice = Fixed(rolls, settings.seed, settings.turn) if rolls is not None else Dice(settings.seed, 1)
     return Turn(Draft(game_state), settings, dice, settings.turn)
 
 

@@ -10,8 +10,7 @@ import pytest
 from sheets_engine.clan_war import battles, phases, purchases, recovery
 from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.core.problems import InvalidCampaign
-from tests.clan_war_support import cell, default_people, factions, make_turn, person, provinces, state, unit
-from tests.support import FixedDice
+from tests.clan_war_support import Fixed, cell, default_people, factions, make_turn, person, provinces, state, unit
 
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
 ALLIED = {"Faction A": "Crab", "Faction B": "Crane", "Since Turn": 1, "Status": "Active"}
@@ -94,7 +93,9 @@ def test_casualties_routed_units_regroup_at_sixty_percent_and_winners_take_the_p
         result("Shiro", Unit="Goblins", Models_Lost=10, Final_Status="Routed", Left_Table=True, Withdraw_To="Pit"),
         result("Shiro", Unit="Wall", Models_Lost=2, Final_Status="Ready"),
     ])  # fmt: skip
-    turn = _applied([10] * 4, **rows)  # experience rolls that change nothing
+    turn = _applied([1, 10, 10, 10], **rows)  # experience: Goblins' ML (1 - 1 + 4 = 4 < 5), TL, Wall's ML, TL
+    assert (cell(turn, "Units", "Goblins", "ML"), cell(turn, "Units", "Goblins", "TL")) == (4, 5)
+    assert (cell(turn, "Units", "Wall", "ML"), cell(turn, "Units", "Wall", "TL")) == (5, 5)
     assert (cell(turn, "Units", "Goblins", "Models"), cell(turn, "Units", "Goblins", "Province")) == (6, "Pit")
     assert (cell(turn, "Units", "Wall", "Models"), cell(turn, "Provinces", "Shiro", "Controller")) == (8, "Crab")
     recovery.recover_casualties(turn)  # winners 1/2 of 2, losers 1/4 of 10
@@ -219,7 +220,7 @@ def test_taxes_are_collected_per_controlled_province() -> None:
 def test_a_turn_with_no_battles_resolves_in_one_run_and_armies_take_empty_provinces() -> None:
     units = [unit("Wall", "Crab", "Hida Heavy Infantry", "Hida", 10, "Gunso")]
     moves = [{"Turn": 1, "Phase": "primary", "Faction": "Crab", "Mover": "Wall", "To": "Pass", "Status": "Pending"}]
-    outcome = phases.resolve_turn(state(units=units, moves=moves), NOW, dice=FixedDice([]))
+    outcome = phases.resolve_turn(state(units=units, moves=moves), NOW, dice=Fixed([]))
     assert (outcome.status, outcome.headline, outcome.step) == (RunStatus.RESOLVED, "Turn 1 resolved", "turn")
     game = outcome.state.frame("Game")["Value"]
     assert (game["turn"], game["last_resolved_turn"], game["phase"]) == ("2", "1", "start")
