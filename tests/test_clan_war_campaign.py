@@ -108,6 +108,11 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     units = {row[0]: (row[3], row[4], row[10]) for row in after["Units"][1:]}
     assert units["Goblin Horde"] == ("Festering Pit", 13, "Ready")  # 10 left, routed: 6, then 7 of 30 back
     assert units["Crane Duelists"] == ("Kakita", 0, "Destroyed")
+    people = {row[0]: row[16] for row in after["Personalities"][1:]}
+    assert (people["Doji Hoturi"], people["Kuni Tansen"], people["Toku"]) == ("Dead", "Ready", "Ready")
+    rolls = [row[9] for row in after["History"][1:] if row[3] == "Personalities" and row[4] == "Doji Hoturi"
+             and row[5] == "Status"]  # fmt: skip
+    assert rolls == ["d10=10 (wound roll of Doji Hoturi); d10=8 (maim roll of Doji Hoturi)"]  # 10 + 1, 8 + 1: Dead
     assert cells(path, skip=("History",))["Provinces"] != before["Provinces"]
 
     assert cli("rollback", str(path), "--turn", "1").returncode == 0
