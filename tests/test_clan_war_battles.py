@@ -226,3 +226,21 @@ def test_a_turn_with_no_battles_resolves_in_one_run_and_armies_take_empty_provin
     assert (game["turn"], game["last_resolved_turn"], game["phase"]) == ("2", "1", "start")
     assert outcome.state.frame("Provinces").at["Pass", "Controller"] == "Crab"
     assert outcome.state.frame("Factions").at["Crab", "Koku"] == 1300  # Hida, Kuni and Pass
+
+
+def test_battle_results_name_each_unit_once_and_only_forces_still_in_play() -> None:
+    rows = wall_and_goblins()
+    rows["personalities"].append(person("Ghost", "Shadowlands", "Bloodspeaker Cultist", "Shiro", Status="Dead"))
+    rows["battle_results"] = [
+        result("Shiro", Winner="Crab"),
+        result("Shiro", Unit="Wall", Models_Lost=2),
+        result("Shiro", Unit="Wall", Models_Lost=3),
+        result("Shiro", Personality="Ghost", Wounds_Over_Max=1),
+        result("Shiro", Unit="Goblins", Final_Status="Destroyed"),
+    ]
+    with pytest.raises(InvalidCampaign) as refused:
+        _applied([], **rows)
+    assert [str(p) for p in refused.value.problems] == [
+        "Battle Results, row 4, column Unit: found 'Wall'; one row for Wall in the battle at Shiro (row 3 has it)",
+        "Battle Results, row 5, column Personality: found 'Ghost'; a unit or personality still in play (Ghost is Dead)",
+    ]

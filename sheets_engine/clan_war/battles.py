@@ -204,13 +204,26 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
             )
         withdraw: dict[str, str] = {}
         named: set[str] = set()  # factions whose rows name a province to withdraw to (good or not)
+        seen: dict[str, int | None] = {}  # unit or personality -> its row
         for key, row in rows:
             if not (row["Unit"] or row["Personality"]):
                 continue
             name = str(row["Unit"] or row["Personality"])
             tab = "Units" if row["Unit"] else "Personalities"
+            column = "Unit" if row["Unit"] else "Personality"
             where = str(turn.draft.get(tab, name, "Province"))
             faction = str(turn.draft.get(tab, name, "Faction"))
+            if name in seen:
+                twice = f"one row for {name} in the battle at {battle.province} (row {seen[name]} has it)"
+                found.append(Problem("Battle Results", rows_of.get(key), column, name, twice))
+                continue
+            seen[name] = rows_of.get(key)
+            in_play = turn.units(where) if row["Unit"] else turn.personalities(where)
+            if name not in in_play:
+                status = turn.draft.get(tab, name, "Status")
+                gone = f"a unit or personality still in play ({name} is {status})"
+                found.append(Problem("Battle Results", rows_of.get(key), column, name, gone))
+                continue
             if where != battle.province:
                 found.append(
                     Problem(
