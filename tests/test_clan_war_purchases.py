@@ -231,3 +231,14 @@ def test_a_personality_released_by_a_broken_alliance_is_not_dead_and_may_be_hire
     recovery.place_new_forces(turn)
     tsuko = turn.draft.row("Personalities", "Matsu Tsuko")
     assert (tsuko["Faction"], tsuko["Province"], tsuko["Status"], tsuko["From Ally"]) == ("Lion", "Hida", "Ready", "")
+
+
+def test_a_troop_type_restricted_to_one_unit_counts_across_the_force() -> None:
+    units = [unit("Iron", "Crane", "Daidoji Iron Warriors", "Doji", 8)]
+    turn = start(units=units, purchases=[buy("Crane", "Daidoji Iron Warriors", 4, "More Iron", "Doji")])
+    assert results(turn, "Purchases") == [
+        ("Rejected", "a force may have 1 unit(s) of Daidoji Iron Warriors, and Crane has 1"),
+    ]
+    turn = start(purchases=[buy("Crane", "Daidoji Iron Warriors", 4, "Iron", "Doji"),
+                            buy("Crane", "Daidoji Iron Warriors", 4, "More Iron", "Doji")])  # fmt: skip
+    assert [s for s, _ in results(turn, "Purchases")] == ["Accepted", "Rejected"]

@@ -22,6 +22,7 @@ from sheets_engine.clan_war.schema import (
     PurchaseStatus,
     UnitStatus,
 )
+from sheets_engine.core.cells import is_blank
 
 GONE = (PersonalityStatus.DEAD.value, PersonalityStatus.RELEASED.value)
 
@@ -201,11 +202,27 @@ def check_three(turn: Turn, faction: str, entry: dict[str, Any], count: int) -> 
         raise Refused(f"{faction} may have at most {limit} of {entry['Item']} across its force, and has {have}")
 
 
+def check_units(turn: Turn, faction: str, entry: dict[str, Any]) -> None:
+    """A troop type restricted to a number of units: the restriction counts across the whole force."""
+    if is_blank(entry["Max Units"]):
+        return
+    limit = int(entry["Max Units"])
+    units = turn.draft.frame("Units")
+    alive = units["Status"] != UnitStatus.DESTROYED.value
+    have = int(((units["Faction"] == faction) & (units["Item"] == entry["Item"]) & alive).sum())
+    frame = turn.draft.frame("Purchases")
+    bought = (frame["Turn"] == turn.number) & (frame["Status"] == PurchaseStatus.ACCEPTED.value)
+    bought &= (frame["Item"] == entry["Item"]) & (frame["Faction"] == faction) & (frame["Action"] == Action.BUY.value)
+    have += int(bought.sum())
+    if have + 1 > limit:
+        raise Refused(f"a force may have {limit} unit(s) of {entry['Item']}, and {faction} has {have}")
+
+
 def check_models(turn: Turn, faction: str, entry: dict[str, Any], count: int) -> None:
     """A troop type's model limit counts across the whole force."""
-    limit = entry["Max Models"]
-    if limit is None:
+    if is_blank(entry["Max Models"]):
         return
+    limit = int(entry["Max Models"])
     units = turn.draft.frame("Units")
     mine = units[
         (units["Faction"] == faction)
@@ -258,6 +275,7 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         count = 1
     check_three(turn, faction, entry, count if kind != ItemKind.UNIT.value else 0)
     if kind == ItemKind.UNIT.value:
+        check_units(turn, faction, entry)
         check_models(turn, faction, entry, count)
     province = _placed_at(turn, faction, str(row["Province"]))
     name = str(row["Target"]) or (item if entry["Unique"] else "")

@@ -202,6 +202,7 @@ class CatalogueRow(Row):
     cost: Count = Field(alias="Cost")
     unique: Flag = Field(alias="Unique")
     max_models: OptionalCount = Field(alias="Max Models")
+    max_units: OptionalCount = Field(alias="Max Units")
     cavalry: Flag = Field(alias="Cavalry")
     flying: Flag = Field(alias="Flying")
     experienced_of: Text = Field(alias="Experienced Of")
