@@ -119,3 +119,16 @@ def test_the_clan_war_doc_names_every_tab_column_and_game_key() -> None:
     assert [f"{spec.name}: {c}" for spec in TABS for c in spec.columns if c not in named] == []
     keys = [row[0] for row in __import__("sheets_engine.templates", fromlist=["x"]).template_tabs(RULESET)["Game"][1:]]
     assert [k for k in keys if k not in named] == []
+
+
+def test_a_catalogue_without_the_optional_max_units_column_still_reads() -> None:
+    from sheets_engine.core.load import load_state
+    from sheets_engine.stores.memory import MemoryStore
+    from tests.clan_war_support import RULESET, tabs
+
+    laid = tabs()
+    at = laid["Catalogue"][0].index("Max Units")
+    laid["Catalogue"] = [row[:at] + row[at + 1 :] for row in laid["Catalogue"]]
+    loaded, found = load_state(MemoryStore(laid).read(), RULESET.tabs)
+    assert [str(p) for p in found] == []
+    assert loaded.frame("Catalogue").at["Daidoji Iron Warriors", "Max Units"] is None

@@ -202,7 +202,7 @@ class CatalogueRow(Row):
     cost: Count = Field(alias="Cost")
     unique: Flag = Field(alias="Unique")
     max_models: OptionalCount = Field(alias="Max Models")
-    max_units: OptionalCount = Field(alias="Max Units")
+    max_units: OptionalCount = Field(default=None, alias="Max Units")  # optional: a workbook may lack it
     cavalry: Flag = Field(alias="Cavalry")
     flying: Flag = Field(alias="Flying")
     experienced_of: Text = Field(alias="Experienced Of")
@@ -336,7 +336,7 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Game", GameRow, key="Key", rule_columns=("Value",)),
     TabSpec("Factions", FactionRow, key="Faction", rule_columns=("Koku", "Rings", "Entourage Used")),
     TabSpec("Provinces", ProvinceRow, key="Province", rule_columns=("Controller",)),
-    TabSpec("Catalogue", CatalogueRow, key="Item", written=False),
+    TabSpec("Catalogue", CatalogueRow, key="Item", written=False, optional=("Max Units",)),
     TabSpec(
         "Units",
         UnitRow,
