@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sheets_engine.clan_war import battles, phases, purchases, recovery
+from sheets_engine.clan_war import battles, phases, purchases, recovery, results
 from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.core.problems import InvalidCampaign
 from tests.clan_war_support import Fixed, cell, default_people, factions, make_turn, person, provinces, state, unit
@@ -81,7 +81,7 @@ def test_the_routing_penalty_makes_experience_harder() -> None:
 def _applied(rolls: list[int], **rows: list[dict]) -> object:
     turn = make_turn(state(**rows), rolls=rolls)
     found = battles.find(turn)
-    battles.refuse_incomplete(turn, found)
+    results.refuse_incomplete(turn, found)
     for battle in found:
         battles.apply(turn, battle)
     return turn
@@ -124,7 +124,7 @@ def test_the_losers_withdraw_only_to_a_province_they_held_at_the_start_of_the_tu
 
 
 def test_a_turn_waiting_for_battle_results_is_refused_naming_the_battles() -> None:
-    with pytest.raises(battles.ResultsMissing) as refused:
+    with pytest.raises(results.ResultsMissing) as refused:
         phases.resolve_turn(state({"phase": "battle"}, **wall_and_goblins()), NOW)
     assert str(refused.value) == (
         "turn 1 is paused for its battles: no Battle Results row with a Winner for the battle at Shiro yet; "

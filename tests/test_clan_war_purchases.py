@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_engine.clan_war import alliances, purchases, recovery
+from sheets_engine.clan_war import alliances, bids, purchases, recovery
 from tests.clan_war_support import cell, default_people, make_turn, person, provinces, results, state, unit
 
 
@@ -16,7 +16,7 @@ def start(rolls: list[int] | None = None, **rows: list[dict]) -> object:
     turn = make_turn(state(**rows), rolls)
     alliances.declare(turn)
     purchases.purchases(turn)
-    purchases.bids(turn)
+    bids.bids(turn)
     return turn
 
 

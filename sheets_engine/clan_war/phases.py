@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from sheets_engine.clan_war import alliances, battles, movement, purchases, recovery
+from sheets_engine.clan_war import alliances, battles, bids, movement, purchases, recovery, results
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import Phase
 from sheets_engine.clan_war.settings import read_settings
@@ -55,7 +55,7 @@ _FIRST: list[tuple[str, Step]] = [
     ("start: alliances broken", alliances.broken_by_the_gm),
     ("start: alliances declared", alliances.declare),
     ("start: purchases", purchases.purchases),
-    ("start: sealed bids", purchases.bids),
+    ("start: sealed bids", bids.bids),
     ("primary movement", movement.primary),
     ("cavalry movement", movement.cavalry),
 ]
@@ -122,7 +122,7 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dic
         alliances.broken_by_the_gm(turn)  # broken while the battles were fought: the sides are as they stood
         found = battles.find(turn)
     if found:
-        battles.refuse_incomplete(turn, found)
+        results.refuse_incomplete(turn, found)
         for battle in found:
             battles.apply(turn, battle)
     battles.occupy(turn, found)

@@ -88,7 +88,7 @@ def count_of(row: dict[str, Any]) -> int:
     return 1 if row["Count"] is None else int(row["Count"])
 
 
-def _pay(turn: Turn, faction: str, price: Price, cause: str) -> None:
+def pay(turn: Turn, faction: str, price: Price, cause: str) -> None:
     koku = int(turn.draft.get("Factions", faction, "Koku"))
     if price.cost > koku:
         raise Refused(f"costs {price.cost} koku and {faction} has {koku}")
@@ -269,7 +269,7 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
             raise Refused(f"a special item must be assigned to a personality of {faction}: name one as Target")
         check_three(turn, faction, entry, 1)
         price = price_of(turn, faction, entry, 1, bool(row["Ally OK"]))
-        _pay(turn, faction, price, cause)
+        pay(turn, faction, price, cause)
         return f"bought {item} for {price.cost} koku; {target} receives it in the recovery phase"
     if kind == ItemKind.PERSONALITY.value:
         count = 1
@@ -283,7 +283,7 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         raise Refused("name the new unit or personality in Target")
     _free_name(turn, name)
     price = price_of(turn, faction, entry, count, bool(row["Ally OK"]))
-    _pay(turn, faction, price, cause)
+    pay(turn, faction, price, cause)
     what = f"{count} models of {item}" if kind == ItemKind.UNIT.value else item
     ally = f" ({price.ally} receives {price.ally_share} koku)" if price.ally else ""
     return f"bought {what} as {name} for {price.cost} koku{ally}; joins the army at {province} in the recovery phase"
@@ -309,7 +309,7 @@ def _command_group(turn: Turn, row: dict[str, Any], entry: dict[str, Any], count
             turn.draft.set("Factions", faction, "Entourage Used", used, f"{cause}: the Daimyo's free entourage")
     paid = count - free
     cost = paid * int(entry["Cost"])
-    _pay(turn, faction, Price(cost), cause)
+    pay(turn, faction, Price(cost), cause)
     where = str(turn.draft.get("Personalities", target, "Province"))
     parts = [f"{free} free (the Daimyo's entourage)"] if free else []
     if paid:
@@ -337,7 +337,7 @@ def _stockpile(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     else:
         where = "the stockpile"
     price = price_of(turn, faction, entry, count, bool(row["Ally OK"]))
-    _pay(turn, faction, price, f"stockpile {item} by {faction}")
+    pay(turn, faction, price, f"stockpile {item} by {faction}")
     return f"bought {count} {item} for {price.cost} koku; in {where} from the recovery phase"
 
 
@@ -361,7 +361,7 @@ def _replace(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     ally = str(turn.draft.get("Units", unit, "From Ally"))
     base = int(entry["Cost"]) * count
     price = price_of(turn, faction, entry, count, True) if ally else Price(base)
-    _pay(turn, faction, price, f"replace {entry['Item']} by {faction}")
+    pay(turn, faction, price, f"replace {entry['Item']} by {faction}")
     return f"bought {count} models for {unit} for {price.cost} koku; they join it in the recovery phase"
 
 
@@ -381,7 +381,7 @@ def _promote(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         )
     check_three(turn, faction, entry, 1)
     cause = f"promote {entry['Item']} by {faction}"
-    _pay(turn, faction, Price(int(entry["Cost"])), cause)
+    pay(turn, faction, Price(int(entry["Cost"])), cause)
     turn.draft.set("Units", unit, "Leader", str(entry["Item"]), cause)
     return f"a model of {unit} promoted to {entry['Item']} for {entry['Cost']} koku"
 
@@ -402,7 +402,7 @@ def _upgrade(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     old = turn.catalogue(current)
     cost = max(0, int(entry["Cost"]) - (int(old["Cost"]) if old else 0))
     cause = f"upgrade {person} to {entry['Item']} by {faction}"
-    _pay(turn, faction, Price(cost), cause)
+    pay(turn, faction, Price(cost), cause)
     draft = turn.draft
     draft.set("Personalities", person, "Item", str(entry["Item"]), cause)
     draft.set("Personalities", person, "Experienced", True, cause)
@@ -413,71 +413,3 @@ def _upgrade(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     draft.set("Personalities", person, "Command Limit", int(entry["Command Limit"]), cause)
     draft.set("Personalities", person, "Leadership", int(entry["Leadership"]), cause)
     return f"{person} is now {entry['Item']}, for the difference of {cost} koku"
-
-
-def bids(turn: Turn) -> None:
-    """Sealed bids: every valid bid for a personality is revealed at once; the higher bid recruits it at
-    that price; when the top bids are equal nobody does (they may bid again in a later turn)."""
-    draft = turn.draft
-    frame = draft.frame("Bids")
-    mine = frame[(frame["Turn"] == turn.number) & (frame["Status"] == BidStatus.PENDING.value)]
-    for item in sorted({str(i) for i in mine["Personality"]}):
-        entry = turn.catalogue(item)
-        assert entry is not None  # validated
-        valid: list[tuple[Hashable, int]] = []
-        for key in [k for k in mine.index if mine.at[k, "Personality"] == item]:
-            row = draft.row("Bids", key)
-            cause = f"bid for {item} by {row['Faction']}"
-            try:
-                valid.append((key, _bid_price(turn, row, entry)))
-            except Refused as refusal:
-                turn.bids.reject(key, str(refusal), cause)
-        if not valid:
-            continue
-        top = max(price for _, price in valid)
-        best = [key for key, price in valid if price == top]
-        for key, price in valid:
-            row = draft.row("Bids", key)
-            cause = f"bid for {item} by {row['Faction']}"
-            if len(best) > 1:
-                draft.set("Bids", key, "Status", BidStatus.TIED.value, cause)
-                draft.set("Bids", key, "Result", f"tied at {row['Bid']} koku: nobody recruits {item} this turn", cause)
-            elif key == best[0]:
-                _pay(turn, str(row["Faction"]), Price(price), cause)
-                where = str(row["Province"]) or str(
-                    draft.get("Personalities", draft.get("Factions", row["Faction"], "Daimyo"), "Province")
-                )
-                turn.bids.resolve(
-                    key, f"won {item} for {price} koku; joins the army at {where} in the recovery phase", cause
-                )
-            else:
-                turn.bids.supersede(key, f"outbid: {draft.get('Bids', best[0], 'Faction')} recruits {item}", cause)
-        turn.summary["personalities bid for"] += 1
-
-
-def _bid_price(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> int:
-    """What the bid costs if it wins (the allied recruitment multiplier on the bid for a clan's personality)."""
-    faction, item, clan = str(row["Faction"]), str(entry["Item"]), str(entry["Clan"])
-    if entry["Kind"] != ItemKind.PERSONALITY.value:
-        raise Refused("bids recruit personalities; units of clans no player plays are not recruited by the engine")
-    if not is_unaligned(clan) and clan in played_clans(turn.draft):
-        raise Refused(f"{item} belongs to the {clan}, a clan a player plays: it is not recruited by bidding")
-    if not entry["Unique"]:
-        raise Refused(f"{item} is not unique: buy it in Purchases (there is one for everyone)")
-    check_unique(turn, entry)
-    if int(row["Bid"]) < int(entry["Cost"]):
-        raise Refused(f"a bid must be at least {item}'s cost of {entry['Cost']} koku")
-    province = str(row["Province"])
-    if province and turn.start_control.get(province) != faction:
-        raise Refused(f"the personality joins only in a province {faction} controlled at the start of the turn")
-    if not province:
-        daimyo = str(turn.draft.get("Factions", faction, "Daimyo"))
-        if not daimyo or turn.start_control.get(str(turn.draft.get("Personalities", daimyo, "Province"))) != faction:
-            raise Refused("name the Province where the personality joins the army")
-    price = int(row["Bid"])
-    if not is_unaligned(clan):
-        price = math.ceil(price * turn.settings.ally_cost_percent / 100)
-    koku = int(turn.draft.get("Factions", faction, "Koku"))
-    if price > koku:
-        raise Refused(f"the bid costs {price} koku and {faction} has {koku}")
-    return price
