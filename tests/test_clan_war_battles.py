@@ -244,3 +244,16 @@ def test_battle_results_name_each_unit_once_and_only_forces_still_in_play() -> N
         "Battle Results, row 4, column Unit: found 'Wall'; one row for Wall in the battle at Shiro (row 3 has it)",
         "Battle Results, row 5, column Personality: found 'Ghost'; a unit or personality still in play (Ghost is Dead)",
     ]
+
+
+def test_the_same_sheet_resolves_to_the_same_changes_twice() -> None:
+    rows = wall_and_goblins(battle_results=[
+        result("Shiro", Winner="Crab"),
+        result("Shiro", Unit="Goblins", Models_Lost=10, Final_Status="Routed", Left_Table=True, Withdraw_To="Pit"),
+        result("Shiro", Personality="Hida Kisada", Wounds_Over_Max=2),
+    ])  # fmt: skip
+    paused = state({"phase": "battle"}, **rows)
+    first, second = phases.resolve_turn(paused, NOW), phases.resolve_turn(paused, NOW)
+    assert first.changes == second.changes and first.logs == second.logs
+    assert first.step == "battle-recovery"
+    assert any(c.roll.startswith("d10=") for c in first.changes)

@@ -1,9 +1,9 @@
-"""The start phase's purchases and sealed bids (the document's "Setup" restrictions and "Start").
+"""The start phase's purchases (the document's "Setup" restrictions and "Start"); sealed bids are in
+clan_war.bids.
 
 Every Purchases row of the turn is settled in row order: Accepted (paid now; the new forces join in
 the recovery phase, where the row becomes Resolved), Resolved at once (a promotion, an upgrade), or
-Rejected with the reason. Bids are compared for each personality at once: the highest wins at its
-bid; a tie at the top recruits nobody.
+Rejected with the reason.
 """
 
 from __future__ import annotations
