@@ -194,7 +194,9 @@ def check(source: str | Store, now: datetime | None = None) -> Report:
     store = open_store(source) if isinstance(source, str) else source
     with app.exclusive(store, "check"):
         campaign = app._checked(store)
-        if campaign.ruleset.name != "sengoku":
-            raise StoreError(f"check knows the Sengoku Jidai orders only, not the {campaign.ruleset.title} ruleset")
         moment = now or datetime.now(UTC)
+        if campaign.ruleset.preview is not None:  # a ruleset's own check (Clan War's)
+            return app._commit(campaign, campaign.ruleset.preview(campaign.state, moment), False, moment)
+        if campaign.ruleset.name != "sengoku":
+            raise StoreError(f"check is not supported for the {campaign.ruleset.title} ruleset")
         return app._commit(campaign, check_turn(campaign.state, moment), False, moment)

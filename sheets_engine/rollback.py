@@ -316,13 +316,15 @@ def plan_rollback(
     unit = keys[0]
     if turn < 1:
         raise RollbackError(f"{unit} {turn}: {unit}s count from 1")
-    if turn > last:
+    entries = read_entries(raw)
+    # a turn paused for the GM (a step of it resolved, the turn not yet complete) rolls back too
+    paused_turn = turn == current and _has_step(raw, turn)
+    if turn > last and not paused_turn:
         raise RollbackError(
             f"{unit} {turn} has not been resolved ({keys[1]} is {last}, {unit} is {current}): nothing to roll back"
         )
     plan = Plan(turn)
     names: dict[tuple[str, int, int], str] = {}
-    entries = read_entries(raw)
     if entries and turn < entries[0].turn:
         first = entries[0].turn
         raise RollbackError(
@@ -358,6 +360,18 @@ def plan_rollback(
             plan.cleared[spec.name] = _clear_log(sheet, spec, turn, names)
     _finish(plan, sheet, names, stamp)
     return plan
+
+
+def _has_step(raw: Mapping[str, RawTab], turn: int) -> bool:
+    """Does History hold a step of `turn` that was neither a whole turn nor a recalc, check or rollback
+    (the first run of a turn that paused for the GM)?"""
+    sheet = next((t for title, t in raw.items() if norm(title) == "history"), None)
+    if sheet is None:
+        return False
+    whole_runs = {"", "turn", "recalc", "rollback", "check"}
+    return any(
+        whole(row["Turn"]) == turn and name_text(row["Step"]) not in whole_runs for _, row in read_history(sheet)
+    )
 
 
 def _clear_log(sheet: _Sheet, spec: TabSpec, turn: int, names: dict[tuple[str, int, int], str]) -> int:

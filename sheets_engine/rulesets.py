@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sheets_engine.art_of_war import ruleset as art_of_war
+from sheets_engine.clan_war import ruleset as clan_war
 from sheets_engine.core.ruleset import Ruleset
 from sheets_engine.sengoku import ruleset as sengoku
 
 BUILDERS: dict[str, Callable[[], Ruleset]] = {
     "sengoku": sengoku.build,
+    "clan-war": clan_war.build,
     "art-of-war": art_of_war.build,
 }
 

@@ -54,6 +54,9 @@ class Ruleset:
     # campaign from the template tabs and those options (a generated board); None: the templates as they are.
     init_options: tuple[str, ...] = ()
     setup: Callable[[dict[str, list[list[Any]]], dict[str, Any], bool], dict[str, list[list[Any]]]] | None = None
+    # `check` before the deadline: the previews of the pending orders, as an Outcome writing their Results;
+    # None: the ruleset has no check (Sengoku Jidai's is sheets_engine.check's own).
+    preview: Callable[[GameState, datetime], Outcome] | None = None
 
 
 class SetupError(ValueError):

@@ -1,0 +1,62 @@
+"""`sheets-engine check` for Clan War: before the GM resolves, tell each player what the start phase and
+the primary and cavalry movement would do with their Purchases, Bids and Moves.
+
+The turn's first step is run on a copy of the state, never written back; each Pending row of the turn
+gets a Result starting "Check: " (its Status stays Pending). Sealed bids depend on the other players'
+bids, and reserve moves are judged only after the battles: their previews say so.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+
+from sheets_engine.clan_war import phases
+from sheets_engine.clan_war.schema import MovePhase, Phase
+from sheets_engine.clan_war.settings import read_settings
+from sheets_engine.core.ruleset import Outcome
+from sheets_engine.core.tables import Draft, GameState
+
+PREFIX = "Check: "
+CAUSE = "check before the GM resolves"
+TABS = ("Purchases", "Bids", "Moves")
+
+
+def preview(state: GameState, now: datetime) -> Outcome:
+    """The previews to write, as an Outcome (only Result cells of Pending rows of the turn)."""
+    settings = read_settings(state)
+    if settings.last_resolved_turn >= settings.turn or settings.phase != Phase.START.value:
+        reason = (
+            f"turn {settings.turn} waits for its Battle Results"
+            if settings.phase == Phase.BATTLE.value
+            else f"turn {settings.turn} was already resolved"
+        )
+        return Outcome(state, [], {}, settings.turn, {"checked": False, "reason": reason})
+    after = phases.resolve_turn(state, now).state
+    draft = Draft(state)
+    counts: Counter[str] = Counter()
+    for tab in TABS:
+        frame = state.frame(tab)
+        for key in frame.index[(frame["Turn"] == settings.turn) & (frame["Status"] == "Pending")]:
+            status, result = str(after.frame(tab).at[key, "Status"]), str(after.frame(tab).at[key, "Result"])
+            if tab == "Moves" and frame.at[key, "Phase"] == MovePhase.RESERVE.value:
+                text, kind = "reserve moves are judged after the battles", "depends"
+            elif status == "Rejected":
+                text, kind = f"will fail: {result}", "fail"
+            elif tab == "Bids":  # sealed: the preview never tells what the others bid
+                text, kind = "a valid bid; whether it wins depends on the other players' sealed bids", "depends"
+            else:
+                text, kind = f"valid now: {result}", "valid"
+            counts[kind] += 1
+            draft.set(tab, key, "Result", PREFIX + text, CAUSE)
+    summary = {
+        "checked": True,
+        "turn": settings.turn,
+        "form responses copied": 0,
+        "orders checked": sum(counts.values()),
+        "valid now": counts["valid"],
+        "will fail": counts["fail"],
+        "will not count": 0,
+        "depend on dice or other clans": counts["depends"],
+    }
+    return Outcome(draft.finish(), draft.changes, {}, settings.turn, summary, step="check")

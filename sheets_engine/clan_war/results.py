@@ -1,0 +1,218 @@
+"""The GM's Battle Results, checked before any is applied: every listed battle needs its Winner row; a
+row must name a unit or personality that fought there, once; withdrawals go to one province the faction
+controlled at the start of the turn, and every surviving unit of a losing faction withdraws."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from sheets_engine.clan_war.battles import Battle, result_rows, winning_side
+from sheets_engine.clan_war.game import Turn
+from sheets_engine.clan_war.schema import UnitStatus
+from sheets_engine.clan_war.validate import NEUTRAL
+from sheets_engine.core.problems import InvalidCampaign, Problem
+
+
+class ResultsMissing(InvalidCampaign):
+    """The turn waits for Battle Results the GM has not typed yet: nothing was written."""
+
+    def __init__(self, problems: list[Problem], turn: int, provinces: list[str]) -> None:
+        super().__init__(problems)
+        self.message = (
+            f"turn {turn} is paused for its battles: no Battle Results row with a Winner for the battle at "
+            f"{_and(provinces)} yet; type the results, then resolve again (nothing was written)"
+        )
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def missing(turn: Turn, battles: list[Battle]) -> list[Problem]:
+    """A problem for every listed battle with no Battle Results row naming its winner."""
+    results = turn.draft.frame("Battle Results")
+    mine = results[(results["Turn"] == turn.number) & (results["Winner"] != "")]
+    have = set(mine["Province"])
+    return [
+        Problem(
+            "Battle Results",
+            None,
+            "Winner",
+            "",
+            f"a row with Turn {turn.number}, Province {b.province} and the Winner of the battle there "
+            f"({', '.join(b.factions)})",
+        )
+        for b in battles
+        if b.province not in have
+    ]
+
+
+def refuse_incomplete(turn: Turn, battles: list[Battle]) -> None:
+    """Raise ResultsMissing while any listed battle lacks its results, InvalidCampaign for results that
+    cannot be applied as they stand."""
+    absent = missing(turn, battles)
+    if absent:
+        have = {p.expected for p in absent}
+        provinces = [b.province for b in battles if any(f"Province {b.province} and" in e for e in have)]
+        raise ResultsMissing(absent, turn.number, provinces)
+    found = problems(turn, battles)
+    if found:
+        raise InvalidCampaign(found)
+
+
+def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
+    """Battle Results that cannot be applied as they stand (each at its row)."""
+    found: list[Problem] = []
+    rows_of = turn.draft.state.rows["Battle Results"]
+    for battle in battles:
+        rows = result_rows(turn, battle.province)
+        winners = [(k, r) for k, r in rows if r["Winner"]]
+        if len(winners) > 1:
+            key, row = winners[1]
+            found.append(
+                Problem(
+                    "Battle Results",
+                    rows_of.get(key),
+                    "Winner",
+                    row["Winner"],
+                    f"one Winner row for the battle at {battle.province}",
+                )
+            )
+        if not winners:
+            continue
+        wkey, wrow = winners[0]
+        winner = str(wrow["Winner"])
+        if winner not in battle.factions:
+            found.append(
+                Problem(
+                    "Battle Results",
+                    rows_of.get(wkey),
+                    "Winner",
+                    winner,
+                    f"one of the factions that fought at {battle.province}: {', '.join(battle.factions)}",
+                )
+            )
+            continue
+        side = winning_side(turn, battle, winner)
+        control = str(wrow["Control"])
+        allowed = set(side) | {NEUTRAL}
+        owner = str(turn.draft.get("Provinces", battle.province, "Original Owner"))
+        if owner and owner in turn.allies(winner):
+            allowed.add(owner)  # a liberated ally's province may be returned to it
+        if control and control not in allowed:
+            found.append(
+                Problem(
+                    "Battle Results",
+                    rows_of.get(wkey),
+                    "Control",
+                    control,
+                    f"empty (by the rules), neutral, or one of: {', '.join(sorted(allowed - {NEUTRAL}))}",
+                )
+            )
+        withdraw: dict[str, str] = {}
+        named: set[str] = set()  # factions whose rows name a province to withdraw to (good or not)
+        seen: dict[str, int | None] = {}  # unit or personality -> its row
+        for key, row in rows:
+            if not (row["Unit"] or row["Personality"]):
+                continue
+            name = str(row["Unit"] or row["Personality"])
+            tab = "Units" if row["Unit"] else "Personalities"
+            column = "Unit" if row["Unit"] else "Personality"
+            where = str(turn.draft.get(tab, name, "Province"))
+            faction = str(turn.draft.get(tab, name, "Faction"))
+            if name in seen:
+                twice = f"one row for {name} in the battle at {battle.province} (row {seen[name]} has it)"
+                found.append(Problem("Battle Results", rows_of.get(key), column, name, twice))
+                continue
+            seen[name] = rows_of.get(key)
+            in_play = turn.units(where) if row["Unit"] else turn.personalities(where)
+            if name not in in_play:
+                status = turn.draft.get(tab, name, "Status")
+                gone = f"a unit or personality still in play ({name} is {status})"
+                found.append(Problem("Battle Results", rows_of.get(key), column, name, gone))
+                continue
+            if where != battle.province:
+                found.append(
+                    Problem(
+                        "Battle Results",
+                        rows_of.get(key),
+                        "Unit" if row["Unit"] else "Personality",
+                        name,
+                        f"a unit or personality that fought at {battle.province} (it is at {where})",
+                    )
+                )
+                continue
+            if row["Unit"] and row["Models Lost"] > int(turn.draft.get("Units", name, "Models")):
+                found.append(
+                    Problem(
+                        "Battle Results",
+                        rows_of.get(key),
+                        "Models Lost",
+                        row["Models Lost"],
+                        f"at most the {turn.draft.get('Units', name, 'Models')} models of {name}",
+                    )
+                )
+            target = str(row["Withdraw To"])
+            if target:
+                named.add(faction)
+                if target not in retreats(turn, faction, battle.province):
+                    found.append(
+                        Problem(
+                            "Battle Results",
+                            rows_of.get(key),
+                            "Withdraw To",
+                            target,
+                            f"a province {faction} controlled at the start of the turn",
+                        )
+                    )
+                elif withdraw.setdefault(faction, target) != target:
+                    found.append(
+                        Problem(
+                            "Battle Results",
+                            rows_of.get(key),
+                            "Withdraw To",
+                            target,
+                            f"{withdraw[faction]}: all of {faction}'s withdrawing forces retreat to the same province",
+                        )
+                    )
+            elif row["Left Table"]:
+                found.append(
+                    Problem(
+                        "Battle Results",
+                        rows_of.get(key),
+                        "Withdraw To",
+                        "",
+                        f"the province {name} withdraws to (one {faction} controlled at the start of the turn)",
+                    )
+                )
+        for faction in battle.factions:
+            if faction in side or faction in named:
+                continue
+            standing = [u for u in turn.units(battle.province, faction) if not _destroyed_by(rows, u)]
+            if standing:
+                found.append(
+                    Problem(
+                        "Battle Results",
+                        rows_of.get(wkey),
+                        "Withdraw To",
+                        "",
+                        f"a Withdraw To on a row of {faction}'s at {battle.province}: it lost, and "
+                        f"{', '.join(standing)} must withdraw to a province it controlled at the start of the turn",
+                    )
+                )
+    return found
+
+
+def retreats(turn: Turn, faction: str, province: str) -> set[str]:
+    """Where a faction's forces may withdraw: a province it controlled at the start of the turn (a faction
+    that held none, as Toturi's Army may, withdraws to a province next to the battle)."""
+    held = {p for p, holder in turn.start_control.items() if holder == faction}
+    return held or set(turn.neighbours(province))
+
+
+def _destroyed_by(rows: list[tuple[Hashable, dict[str, Any]]], unit: str) -> bool:
+    return any(r["Unit"] == unit and r["Final Status"] == UnitStatus.DESTROYED.value for _, r in rows)

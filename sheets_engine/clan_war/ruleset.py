@@ -1,0 +1,49 @@
+"""The Clan War campaign ruleset as the engine sees it: tabs, checks and the strategic turn."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from importlib.resources import files
+
+from sheets_engine.clan_war import phases, preview, validate
+from sheets_engine.clan_war.schema import TABS, Action, ItemKind, MovePhase, UnitStatus
+from sheets_engine.clan_war.settings import read_settings
+from sheets_engine.core.ruleset import Outcome, Ruleset
+from sheets_engine.core.store import Choice
+from sheets_engine.core.tables import GameState
+
+CHOICES: tuple[Choice, ...] = (
+    Choice("Catalogue", ("Kind",), words=tuple(k.value for k in ItemKind)),
+    Choice("Purchases", ("Action",), words=tuple(a.value for a in Action)),
+    Choice("Purchases", ("Item",), source=("Catalogue", "Item")),
+    Choice("Moves", ("Phase",), words=tuple(p.value for p in MovePhase)),
+    Choice("Moves", ("To",), source=("Provinces", "Province")),
+    Choice("Battle Results", ("Final Status",), words=tuple(s.value for s in UnitStatus)),
+)
+
+
+def recalc(state: GameState) -> Outcome:
+    """Clan War has no derived columns: nothing to recompute."""
+    settings = read_settings(state)
+    return Outcome(state, [], {}, settings.turn, {"derived columns": 0}, step="recalc")
+
+
+def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
+    """Resolve the next step of the strategic turn (see clan_war.phases)."""
+    return phases.resolve_turn(state, now, force)
+
+
+def build() -> Ruleset:
+    """The ruleset record."""
+    return Ruleset(
+        name="clan-war",
+        title="Clan War",
+        tabs=TABS,
+        templates=files("sheets_engine.clan_war") / "templates",
+        seeded_tabs=("Game", "Catalogue"),
+        check=validate.check,
+        recalc=recalc,
+        resolve=resolve,
+        choices=CHOICES,
+        preview=preview.preview,
+    )

@@ -1,0 +1,178 @@
+"""Cross-tab checks of a typed Clan War campaign: every name must exist, the map must be symmetric.
+
+Each problem names tab, row (as the sheet shows it), column and the value found. Type problems
+(a bad number, a word not in a closed set) are found when the tabs are loaded.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+from sheets_engine.clan_war.schema import ItemKind
+from sheets_engine.clan_war.settings import settings_problems
+from sheets_engine.core.cells import split_names
+from sheets_engine.core.problems import Problem
+from sheets_engine.core.tables import GameState
+
+NEUTRAL = "neutral"  # Battle Results' Control: leave the province neutral
+
+
+def expected_name(target: str, value: Any, known: Iterable[Any]) -> str:
+    """'a name from the X tab', with the closest match when a typo is likely."""
+    if value == "":
+        return f"a name from the {target} tab"
+    close = difflib.get_close_matches(str(value), [str(k) for k in known], n=1)
+    return f"a name from the {target} tab" + (f" (did you mean '{close[0]}'?)" if close else "")
+
+
+class _Tab:
+    """The problems of one tab, each at its sheet row."""
+
+    def __init__(self, state: GameState, tab: str, problems: list[Problem]) -> None:
+        self.state, self.tab, self.problems = state, tab, problems
+        self.frame = state.frame(tab)
+        self.rows = state.rows[tab]
+
+    def add(self, key: Hashable, column: str, value: Any, expected: str) -> None:
+        self.problems.append(Problem(self.tab, self.rows.get(key), column, value, expected))
+
+    def names(self, column: str, target: str, allow_empty: bool = True, extra: Iterable[str] = ()) -> None:
+        known = set(self.state.rows[target]) | set(extra)
+        for key, value in self.frame[column].items():
+            if value == "" and allow_empty:
+                continue
+            if value not in known:
+                self.add(key, column, value, expected_name(target, value, known))
+
+    def kinds(self, column: str, kinds: tuple[ItemKind, ...], allow_empty: bool = False) -> None:
+        catalogue = self.state.frame("Catalogue")
+        words = ", ".join(k.value for k in kinds)
+        for key, value in self.frame[column].items():
+            if value == "" and allow_empty:
+                continue
+            if value not in catalogue.index:
+                self.add(key, column, value, expected_name("Catalogue", value, catalogue.index))
+            elif catalogue.at[value, "Kind"] not in {k.value for k in kinds}:
+                self.add(
+                    key, column, value, f"a Catalogue item of kind {words} (it is a {catalogue.at[value, 'Kind']})"
+                )
+
+
+def check(state: GameState) -> list[Problem]:
+    """Every cross-reference problem in the campaign."""
+    problems: list[Problem] = []
+    settings_problems(state, problems)
+    _provinces(state, problems)
+    factions = _Tab(state, "Factions", problems)
+    factions.names("Daimyo", "Personalities")
+    people_frame = state.frame("Personalities")
+    for key, daimyo in factions.frame["Daimyo"].items():
+        if daimyo in people_frame.index and people_frame.at[daimyo, "Faction"] != key:
+            factions.add(key, "Daimyo", daimyo, f"a personality of {key} (the Daimyo leads the faction's clan)")
+    catalogue = _Tab(state, "Catalogue", problems)
+    catalogue.names("Experienced Of", "Catalogue")
+    for key, clan in catalogue.frame["Clan"].items():
+        if clan == "":
+            catalogue.add(key, "Clan", clan, "the clan the item belongs to, or Unaligned")
+    units = _Tab(state, "Units", problems)
+    units.names("Faction", "Factions", allow_empty=False)
+    units.kinds("Item", (ItemKind.UNIT, ItemKind.COMMAND_GROUP))
+    units.names("Province", "Provinces", allow_empty=False)
+    units.names("From Ally", "Factions")
+    _leaders(state, units)
+    people = _Tab(state, "Personalities", problems)
+    people.names("Faction", "Factions", allow_empty=False)
+    people.kinds("Item", (ItemKind.PERSONALITY,))
+    people.names("Province", "Provinces", allow_empty=False)
+    people.names("Unit", "Units")
+    people.names("From Ally", "Factions")
+    for key, row in people.frame.iterrows():
+        if row["Wounds"] > row["Max Wounds"]:
+            people.add(key, "Wounds", row["Wounds"], f"at most Max Wounds ({row['Max Wounds']})")
+        if row["Void Points"] > row["Max Void"]:
+            people.add(key, "Void Points", row["Void Points"], f"at most Max Void ({row['Max Void']})")
+        if row["Unit"] and row["Unit"] in state.frame("Units").index:
+            where = state.frame("Units").at[row["Unit"], "Province"]
+            if where != row["Province"]:
+                people.add(key, "Province", row["Province"], f"{where}, where its unit {row['Unit']} stands")
+    stock = _Tab(state, "Stockpile", problems)
+    stock.names("Faction", "Factions", allow_empty=False)
+    stock.kinds("Item", (ItemKind.EQUIPMENT, ItemKind.SPELL))
+    stock.names("Library", "Provinces")
+    provinces = state.frame("Provinces")
+    for key, row in stock.frame.iterrows():
+        kind = state.frame("Catalogue")["Kind"].get(row["Item"])
+        if kind == ItemKind.SPELL.value and not (
+            row["Library"] in provinces.index and provinces.at[row["Library"], "Library"]
+        ):
+            stock.add(key, "Library", row["Library"], "a province with a library (spells are kept at a library)")
+    purchases = _Tab(state, "Purchases", problems)
+    purchases.names("Faction", "Factions", allow_empty=False)
+    purchases.names("Item", "Catalogue", allow_empty=False)
+    purchases.names("Province", "Provinces")
+    bids = _Tab(state, "Bids", problems)
+    bids.names("Faction", "Factions", allow_empty=False)
+    bids.kinds("Personality", (ItemKind.PERSONALITY, ItemKind.UNIT))
+    bids.names("Province", "Provinces")
+    moves = _Tab(state, "Moves", problems)
+    moves.names("Faction", "Factions", allow_empty=False)
+    moves.names("To", "Provinces", allow_empty=False)
+    movers = set(state.rows["Units"]) | set(state.rows["Personalities"])
+    for key, mover in moves.frame["Mover"].items():
+        if mover not in movers:
+            moves.add(key, "Mover", mover, expected_name("Units or Personalities", mover, movers))
+    _battle_results(state, problems)
+    alliances = _Tab(state, "Alliances", problems)
+    alliances.names("Faction A", "Factions", allow_empty=False)
+    alliances.names("Faction B", "Factions", allow_empty=False)
+    for key, row in alliances.frame.iterrows():
+        if row["Faction A"] and row["Faction A"] == row["Faction B"]:
+            alliances.add(key, "Faction B", row["Faction B"], "another faction (a faction cannot ally with itself)")
+    return problems
+
+
+def _provinces(state: GameState, problems: list[Problem]) -> None:
+    tab = _Tab(state, "Provinces", problems)
+    tab.names("Controller", "Factions")
+    tab.names("Original Owner", "Factions")
+    names = set(state.rows["Provinces"])
+    neighbours = {p: split_names(a) for p, a in tab.frame["Adjacent"].items()}
+    for province, adjacent in neighbours.items():
+        for other in adjacent:
+            if other == province:
+                tab.add(province, "Adjacent", other, "other provinces (a province is not adjacent to itself)")
+            elif other not in names:
+                tab.add(province, "Adjacent", other, expected_name("Provinces", other, names))
+            elif other in neighbours and province not in neighbours[other]:
+                tab.add(province, "Adjacent", other, f"a road both ways: {other}'s Adjacent does not name {province}")
+
+
+def _leaders(state: GameState, units: _Tab) -> None:
+    people = state.frame("Personalities")
+    catalogue = state.frame("Catalogue")
+    for key, leader in units.frame["Leader"].items():
+        if leader == "" or leader in state.rows["Personalities"]:
+            if leader and leader in people.index and people.at[leader, "Faction"] != units.frame.at[key, "Faction"]:
+                units.add(key, "Leader", leader, f"a personality of {units.frame.at[key, 'Faction']}")
+            continue
+        if leader in catalogue.index and catalogue.at[leader, "Kind"] == ItemKind.LEADERSHIP_PACKAGE.value:
+            continue
+        units.add(key, "Leader", leader, "a personality, a Leadership Package of the Catalogue, or an empty cell")
+
+
+def _battle_results(state: GameState, problems: list[Problem]) -> None:
+    tab = _Tab(state, "Battle Results", problems)
+    tab.names("Province", "Provinces", allow_empty=False)
+    tab.names("Winner", "Factions")
+    tab.names("Control", "Factions", extra=(NEUTRAL,))
+    tab.names("Unit", "Units")
+    tab.names("Personality", "Personalities")
+    tab.names("Withdraw To", "Provinces")
+    for key, row in tab.frame.iterrows():
+        filled = [c for c in ("Winner", "Unit", "Personality") if row[c]]
+        if len(filled) != 1:
+            tab.add(key, "Unit", row["Unit"], "one of Winner (the battle's row), Unit or Personality on each row")
+        if row["Final Status"] and not row["Unit"]:
+            tab.add(key, "Final Status", row["Final Status"], "a Final Status only on a unit's row")

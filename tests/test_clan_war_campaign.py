@@ -1,0 +1,156 @@
+"""The Clan War demo campaign end to end, through the CLI: init, validate, a turn that pauses for its
+battles, refused while results are missing, completed once the GM has typed them, and rolled back."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """The worktree's own CLI (not the `sheets-engine` script on PATH)."""
+    return subprocess.run([sys.executable, "-m", "sheets_engine", *args], capture_output=True, text=True, cwd=ROOT,
+                          check=False)  # fmt: skip
+
+
+def cells(path: Path, skip: tuple[str, ...] = ()) -> dict[str, list[list[Any]]]:
+    """Every tab's values, empty cells as None and trailing empty cells and rows dropped."""
+    book = openpyxl.load_workbook(path)
+    found = {}
+    for sheet in book.worksheets:
+        if sheet.title in skip:
+            continue
+        rows = []
+        for row in sheet.iter_rows(values_only=True):
+            values = [None if v == "" else v for v in row]
+            while values and values[-1] is None:
+                values.pop()
+            rows.append(values)
+        while rows and not rows[-1]:
+            rows.pop()
+        found[sheet.title] = rows
+    return found
+
+
+RESULTS = [
+    {"Province": "Kakita", "Winner": "Lion"},
+    {"Province": "Kakita", "Unit": "Crane Iron Warriors", "Models Lost": 6, "Final Status": "Broken",
+     "Left Table": True, "Withdraw To": "Doji"},
+    {"Province": "Kakita", "Unit": "Crane Duelists", "Models Lost": 12, "Final Status": "Destroyed"},
+    {"Province": "Kakita", "Personality": "Doji Hoturi", "Wounds Over Max": 1},
+    {"Province": "Kakita", "Unit": "Lion Cavalry", "Models Lost": 3, "Final Status": "Ready"},
+    {"Province": "Shiro Hiruma", "Winner": "Crab"},
+    {"Province": "Shiro Hiruma", "Unit": "Goblin Horde", "Models Lost": 30, "Final Status": "Routed",
+     "Left Table": True, "Withdraw To": "Festering Pit"},
+    {"Province": "Shiro Hiruma", "Unit": "Crab Wall Guard", "Models Lost": 4, "Final Status": "Ready"},
+]  # fmt: skip
+
+
+def fill_results(path: Path) -> None:
+    """What the GM types after the battles were fought at the table."""
+    book = openpyxl.load_workbook(path)
+    sheet = book["Battle Results"]
+    header = [c.value for c in sheet[1]]
+    for row in RESULTS:
+        sheet.append([{"Turn": 1, **row}.get(h) for h in header])
+    book.save(path)
+
+
+def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_path: Path) -> None:
+    path = tmp_path / "cw.xlsx"
+    assert cli("init", str(path), "--ruleset", "clan-war", "--demo").returncode == 0
+    assert cli("validate", str(path)).stdout == "No problems found.\n"
+    before = cells(path)
+    held = [row[1] for row in before["Provinces"][1:]]
+    # each faction starts with starting_koku_per_province (2000) for each of its four provinces
+    assert {row[0]: (row[3], held.count(row[0])) for row in before["Factions"][1:]} == {
+        "Crab": (8000, 4), "Crane": (8000, 4), "Lion": (8000, 4), "Shadowlands": (8000, 4),
+    }  # fmt: skip
+
+    paused = cli("resolve", str(path), "--json")
+    assert paused.returncode == 0, paused.stderr
+    report = json.loads(paused.stdout)
+    assert (report["status"], report["headline"]) == (
+        "paused", "Turn 1 paused: waiting for the Battle Results of 2 battle(s): Kakita, Shiro Hiruma.",
+    )  # fmt: skip
+    listed = cells(path)["Battles"]
+    assert listed == [
+        ["Turn", "Province", "Factions", "Defender", "Terrain Chosen By"],
+        [1, "Kakita", "Crane, Lion", "Crane", "Crane"],
+        [1, "Shiro Hiruma", "Crab, Shadowlands", "Shadowlands", "Shadowlands"],
+    ]
+    at_pause = cells(path)
+
+    refused = cli("resolve", str(path))
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines()[-1] == (
+        "Error: turn 1 is paused for its battles: no Battle Results row with a Winner for the battle at Kakita and "
+        "Shiro Hiruma yet; type the results, then resolve again (nothing was written)"
+    )
+    assert cells(path) == at_pause
+
+    fill_results(path)
+    done = cli("resolve", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["headline"] == "Turn 1 resolved (2 battle(s) applied)"
+    after = cells(path)
+    game = {row[0]: row[1] for row in after["Game"][1:]}
+    assert (game["turn"], game["last_resolved_turn"], game["phase"]) == ("2", "1", "start")
+    factions = {row[0]: row[3] for row in after["Factions"][1:]}
+    assert factions == {"Crab": 8297, "Crane": 8088, "Lion": 8600, "Shadowlands": 8300}
+    units = {row[0]: (row[3], row[4], row[10]) for row in after["Units"][1:]}
+    assert units["Goblin Horde"] == ("Festering Pit", 13, "Ready")  # 10 left, routed: 6, then 7 of 30 back
+    assert units["Crane Duelists"] == ("Kakita", 0, "Destroyed")
+    people = {row[0]: row[16] for row in after["Personalities"][1:]}
+    assert (people["Doji Hoturi"], people["Kuni Tansen"], people["Toku"]) == ("Dead", "Ready", "Ready")
+    rolls = [row[9] for row in after["History"][1:] if row[3] == "Personalities" and row[4] == "Doji Hoturi"
+             and row[5] == "Status"]  # fmt: skip
+    assert rolls == ["d10=10 (wound roll of Doji Hoturi); d10=8 (maim roll of Doji Hoturi)"]  # 10 + 1, 8 + 1: Dead
+    assert cells(path, skip=("History",))["Provinces"] != before["Provinces"]
+
+    assert cli("rollback", str(path), "--turn", "1").returncode == 0
+    assert cells(path, skip=("History", "Battle Results")) == {
+        tab: rows for tab, rows in before.items() if tab not in ("History", "Battle Results")
+    }
+    assert cli("validate", str(path)).returncode == 0
+
+
+def test_a_paused_turn_rolls_back_to_every_cell_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "cw.xlsx"
+    cli("init", str(path), "--ruleset", "clan-war", "--demo")
+    before = cells(path, skip=("History",))
+    assert cli("resolve", str(path)).returncode == 0
+    back = cli("rollback", str(path), "--turn", "1")
+    assert back.returncode == 0, back.stderr
+    assert cells(path, skip=("History",)) == before
+    explained = cli("explain", str(path), "Crab Wall Guard", "--json")
+    assert explained.returncode == 0, explained.stderr
+
+
+def test_check_previews_each_pending_purchase_bid_and_move_without_revealing_sealed_bids(tmp_path: Path) -> None:
+    path = tmp_path / "cw.xlsx"
+    cli("init", str(path), "--ruleset", "clan-war", "--demo")
+    checked = cli("check", str(path))
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.startswith(
+        "Turn 1: 0 form response(s) copied, 22 order(s) checked (12 valid now, 5 will fail, 5 depend on dice or "
+        "other clans);"
+    )
+    tabs = cells(path)
+    assert tabs["Purchases"][4][8:] == [
+        "Pending",
+        "Check: will fail: Daikyu is a ranged weapon: ranged weapons may not be stockpiled",
+    ]
+    assert tabs["Bids"][2][5:] == [
+        "Pending",
+        "Check: a valid bid; whether it wins depends on the other players' sealed bids",
+    ]
+    assert tabs["Moves"][9][5:] == ["Pending", "Check: reserve moves are judged after the battles"]
+    assert {row[0]: row[1] for row in tabs["Game"][1:]}["phase"] == "start"

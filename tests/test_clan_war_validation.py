@@ -1,0 +1,134 @@
+"""Clan War validation: every bad cell and every broken reference named by tab, row, column and value."""
+
+from __future__ import annotations
+
+from sheets_engine.clan_war import alliances, battles, recovery
+from sheets_engine.clan_war import purchases as buying
+from tests.clan_war_support import cell, default_people, make_turn, problems, provinces, state, unit
+
+
+def errors(**rows: list[dict]) -> list[str]:
+    return [str(p) for p in problems(**rows)]
+
+
+def test_bad_cells_are_named_by_tab_row_column_and_value() -> None:
+    wall = unit("Wall", "Crab", "Hida Heavy Infantry", "Hida", "ten", Status="Shattered")
+    found = errors(
+        units=[wall], moves=[{"Turn": 1, "Phase": "gallop", "Faction": "Crab", "Mover": "Wall", "To": "Kuni"}]
+    )
+    assert found == [
+        "Units, row 2, column Models: found 'ten'; expected a whole number",
+        "Units, row 2, column Status: found 'Shattered'; expected one of: Ready, Broken, Routed, Destroyed",
+        "Moves, row 2, column Phase: found 'gallop'; expected one of: primary, cavalry, reserve",
+    ]
+
+
+def test_the_map_must_name_known_provinces_with_roads_both_ways() -> None:
+    rows = provinces()
+    rows[0]["Adjacent"] = "Kuni, Pass, Doji, Atlantis"
+    rows[1]["Adjacent"] = "Shiro"
+    assert errors(provinces=rows) == [
+        "Provinces, row 2, column Adjacent: found 'Kuni'; a road both ways: Kuni's Adjacent does not name Hida",
+        "Provinces, row 2, column Adjacent: found 'Atlantis'; a name from the Provinces tab",
+    ]
+
+
+def test_units_name_a_known_faction_catalogue_item_and_province() -> None:
+    found = errors(units=[unit("Wall", "Crabb", "Hida Heavy Infantri", "Hidda", 10),
+                          unit("Oops", "Crab", "Yari", "Hida", 10, "Nobody")])  # fmt: skip
+    assert found == [
+        "Units, row 2, column Faction: found 'Crabb'; a name from the Factions tab (did you mean 'Crab'?)",
+        "Units, row 2, column Item: found 'Hida Heavy Infantri'; a name from the Catalogue tab "
+        "(did you mean 'Hida Heavy Infantry'?)",
+        "Units, row 3, column Item: found 'Yari'; a Catalogue item of kind Unit, Command Group (it is a Equipment)",
+        "Units, row 2, column Province: found 'Hidda'; a name from the Provinces tab (did you mean 'Hida'?)",
+        "Units, row 3, column Leader: found 'Nobody'; a personality, a Leadership Package of the Catalogue, "
+        "or an empty cell",
+    ]
+
+
+def test_purchases_and_battle_results_name_what_exists() -> None:
+    found = errors(
+        purchases=[{"Turn": 1, "Faction": "Crab", "Action": "buy", "Item": "Excalibur"}],
+        battle_results=[{"Turn": 1, "Province": "Shiro", "Winner": "Crab", "Unit": "Wall"}],
+    )
+    assert found == [
+        "Purchases, row 2, column Item: found 'Excalibur'; a name from the Catalogue tab",
+        "Battle Results, row 2, column Unit: found 'Wall'; a name from the Units tab",
+        "Battle Results, row 2, column Unit: found 'Wall'; one of Winner (the battle's row), Unit or Personality "
+        "on each row",
+    ]
+
+
+def test_the_daimyo_is_one_of_the_factions_own_personalities() -> None:
+    from tests.clan_war_support import factions
+
+    rows = factions()
+    rows[0]["Daimyo"] = "Doji Hoturi"
+    rows[1]["Daimyo"] = ""
+    assert errors(factions=rows) == [
+        "Factions, row 2, column Daimyo: found 'Doji Hoturi'; "
+        "a personality of Crab (the Daimyo leads the faction's clan)"
+    ]
+
+
+def test_a_captured_library_loses_the_spells_kept_there() -> None:
+    units = [unit("Goblins", "Shadowlands", "Goblin Rabble", "Kuni", 10, "Gunso")]
+    stock = [{"Faction": "Crab", "Item": "Fires of Purity", "Count": 2, "Library": "Kuni"},
+             {"Faction": "Crab", "Item": "Yari", "Count": 9}]  # fmt: skip
+    turn = make_turn(state(units=units, stockpile=stock))
+    battles.occupy(turn, [])
+    assert cell(turn, "Provinces", "Kuni", "Controller") == "Shadowlands"
+    assert (cell(turn, "Stockpile", 2, "Faction"), cell(turn, "Stockpile", 3, "Faction")) == ("Shadowlands", "Crab")
+
+
+def test_an_experienced_unit_loses_the_trait_below_three_quarters_experienced_models() -> None:
+    units = [unit("Veterans", "Crab", "Hida Ashigaru Spearmen", "Hida", 15, "Gunso", Experienced=True),
+             unit("Old Guard", "Crab", "Hida Ashigaru Spearmen", "Kuni", 15, "Gunso", Experienced=True)]  # fmt: skip
+    replace = [{"Turn": 1, "Faction": "Crab", "Action": "replace", "Item": "Hida Ashigaru Spearmen", "Count": 5,
+                "Target": "Veterans"},
+               {"Turn": 1, "Faction": "Crab", "Action": "replace", "Item": "Hida Ashigaru Spearmen", "Count": 6,
+                "Target": "Old Guard"}]  # fmt: skip
+    turn = make_turn(state(units=units, purchases=replace))
+    buying.purchases(turn)
+    recovery.place_new_forces(turn)
+    assert (cell(turn, "Units", "Veterans", "Models"), cell(turn, "Units", "Veterans", "Experienced")) == (20, True)
+    assert (cell(turn, "Units", "Old Guard", "Models"), cell(turn, "Units", "Old Guard", "Experienced")) == (21, False)
+    assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 11 * 8
+
+
+def test_an_alliance_the_gm_marks_broken_ends_and_units_bought_from_the_ally_are_lost() -> None:
+    units = [unit("Loan", "Crane", "Hida Heavy Infantry", "Doji", 10, "Gunso", From_Ally="Crab")]
+    people = [*default_people()]
+    allied = [{"Faction A": "Crab", "Faction B": "Crane", "Since Turn": 1, "Broken Turn": 2, "Status": "Active"}]
+    turn = make_turn(state(units=units, personalities=people, alliances=allied))
+    alliances.broken_by_the_gm(turn)
+    assert (cell(turn, "Alliances", 2, "Status"), cell(turn, "Units", "Loan", "Status")) == ("Broken", "Destroyed")
+    assert cell(turn, "Alliances", 2, "Result") == "broken in turn 2 (the GM's record)"
+
+
+def test_the_clan_war_doc_names_every_tab_column_and_game_key() -> None:
+    import re
+    from pathlib import Path
+
+    from sheets_engine.clan_war.schema import TABS
+    from tests.clan_war_support import RULESET
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "clan-war.md").read_text()
+    named = set(re.findall(r"`([^`]+)`", " ".join(text.split())))
+    assert [f"{spec.name}: {c}" for spec in TABS for c in spec.columns if c not in named] == []
+    keys = [row[0] for row in __import__("sheets_engine.templates", fromlist=["x"]).template_tabs(RULESET)["Game"][1:]]
+    assert [k for k in keys if k not in named] == []
+
+
+def test_a_catalogue_without_the_optional_max_units_column_still_reads() -> None:
+    from sheets_engine.core.load import load_state
+    from sheets_engine.stores.memory import MemoryStore
+    from tests.clan_war_support import RULESET, tabs
+
+    laid = tabs()
+    at = laid["Catalogue"][0].index("Max Units")
+    laid["Catalogue"] = [row[:at] + row[at + 1 :] for row in laid["Catalogue"]]
+    loaded, found = load_state(MemoryStore(laid).read(), RULESET.tabs)
+    assert [str(p) for p in found] == []
+    assert loaded.frame("Catalogue").at["Daidoji Iron Warriors", "Max Units"] is None
