@@ -1,0 +1,121 @@
+"""The Clan War Game tab: campaign settings as typed values (defaults live in the template Game tab)."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+from importlib.resources import files
+
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
+
+from sheets_engine.clan_war.schema import Phase
+from sheets_engine.core.cells import Count, Fraction, Text, Timestamp, enum_of
+from sheets_engine.core.deadlines import Schedule, local_time, schedule, time_zone
+from sheets_engine.core.load import expected_words
+from sheets_engine.core.problems import Problem
+from sheets_engine.core.tables import GameState
+
+
+class Settings(BaseModel):
+    """Every key of a Clan War Game tab."""
+
+    ruleset: Text = "clan-war"
+    campaign: Text
+    turn: Count = Field(ge=1)
+    phase: enum_of(Phase, Phase.START)  # type: ignore[valid-type]
+    seed: Text
+    last_resolved_turn: Count
+    koku_per_province: Count
+    starting_koku_per_province: Count
+    max_non_unique: Count = Field(ge=1)
+    routed_regroup: Fraction
+    win_recovery: Fraction
+    loss_recovery: Fraction
+    ally_cost_percent: Count
+    ally_share: Fraction
+    entourage_share: Fraction
+    broken_penalty: Count
+    routed_penalty: Count
+    # The turn's deadline (optional, as in Sengoku Jidai): a cron run resolves the start of a turn
+    # only once it has passed; without one, only a turn that has orders (or `resolve --force`).
+    deadline: Timestamp = ""
+    time_zone: Text = ""
+    turn_hours: Count = 0
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        time_zone(value)
+        return value
+
+    @field_validator("deadline")
+    @classmethod
+    def _deadline_time(cls, value: str) -> str:
+        if value.strip() and local_time(value, time_zone("")) is None:
+            raise ValueError("expected a time such as 2026-12-01 20:00:00 (in time_zone)")
+        return value
+
+    @field_validator("turn_hours")
+    @classmethod
+    def _turn_length(cls, value: int, info: ValidationInfo) -> int:
+        if str(info.data.get("deadline") or "").strip() and value < 1:
+            raise ValueError("at least 1 (hours) when a deadline is set")
+        return value
+
+    def schedule(self) -> Schedule:
+        """The turn's deadline and the turn length."""
+        return schedule(self.turn, self.deadline, self.turn_hours, self.time_zone, "")
+
+    def rate(self, name: str) -> float:
+        """A fraction setting (an empty cell reads as 0)."""
+        value = getattr(self, name)
+        return 0.0 if value is None else float(value)
+
+
+def read_settings(state: GameState) -> Settings:
+    """The Game tab as settings (the campaign has been validated)."""
+    return Settings.model_validate(dict(state.frame("Game")["Value"].items()))
+
+
+def settings_problems(state: GameState, problems: list[Problem]) -> Settings | None:
+    """Read the settings; a missing or bad key adds a problem at its Game row."""
+    values = dict(state.frame("Game")["Value"].items())
+    try:
+        settings = Settings.model_validate(values)
+    except ValidationError as error:
+        for detail in error.errors(include_url=False):
+            key = str(detail["loc"][0]) if detail["loc"] else ""
+            if detail["type"] == "missing":
+                problems.append(
+                    Problem(
+                        "Game",
+                        None,
+                        "Key",
+                        key,
+                        f"a row with Key '{key}' and Value '{_defaults().get(key, '')}' "
+                        "(its default; a workbook from `sheets-engine init --ruleset clan-war` has every key)",
+                    )
+                )
+            else:
+                problems.append(
+                    Problem("Game", state.rows["Game"].get(key), "Value", values.get(key), expected_words(detail))
+                )
+        return None
+    if settings.phase not in (Phase.START.value, Phase.BATTLE.value):
+        problems.append(
+            Problem(
+                "Game",
+                state.rows["Game"].get("phase"),
+                "Value",
+                settings.phase,
+                "start or battle: a turn rests only before its start phase or while it waits for battle results",
+            )
+        )
+    return settings
+
+
+@functools.cache
+def _defaults() -> dict[str, str]:
+    text = (files("sheets_engine.clan_war") / "templates" / "Game.csv").read_text(encoding="utf-8")
+    return {row["Key"]: row["Value"] for row in csv.DictReader(io.StringIO(text))}
