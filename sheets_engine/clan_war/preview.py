@@ -32,7 +32,7 @@ def preview(state: GameState, now: datetime) -> Outcome:
             else f"turn {settings.turn} was already resolved"
         )
         return Outcome(state, [], {}, settings.turn, {"checked": False, "reason": reason})
-    after = phases.resolve_turn(state, now).state
+    after = phases.resolve_turn(state, now, force=True).state  # before the deadline: as if it had passed
     draft = Draft(state)
     counts: Counter[str] = Counter()
     for tab in TABS:
