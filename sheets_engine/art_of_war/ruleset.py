@@ -7,7 +7,7 @@ from datetime import datetime
 from importlib.resources import files
 from typing import Any
 
-from sheets_engine.art_of_war import phases, validate
+from sheets_engine.art_of_war import phases, preview, validate
 from sheets_engine.art_of_war.model import Ground, Kind, ground_row
 from sheets_engine.art_of_war.schema import TABS
 from sheets_engine.art_of_war.setup import BadOption, check_options, new_world
@@ -81,4 +81,5 @@ def build() -> Ruleset:
         ledger_keys=("season", "last_resolved_season"),
         init_options=("houses", "people", "temper", "seed"),
         setup=setup,
+        preview=preview.preview,
     )
