@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from sheets_engine.rulesets import get_ruleset, ruleset_names
+
 ROOT = Path(__file__).resolve().parent.parent
 SKIP = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", ".venv", "*.xlsx", ".*_cache")
 
@@ -53,9 +55,13 @@ def run(script: Path, folder: Path, *args: str) -> subprocess.CompletedProcess[s
 def test_the_wheel_carries_every_template_and_no_test_stand_in(installed: Path) -> None:
     (wheel,) = installed.parent.parent.parent.joinpath("dist").glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    templates = [n for n in names if n.startswith("sheets_engine/sengoku/templates/") and n.endswith(".csv")]
-    assert len([n for n in templates if "/demo/" not in n]) == 20  # one per tab
-    assert "sheets_engine/sengoku/templates/demo/Provinces.csv" in templates
+    for name in ruleset_names():  # one template per tab, for every ruleset
+        ruleset = get_ruleset(name)
+        folder = f"sheets_engine/{ruleset.templates.parent.name}/templates/"  # type: ignore[attr-defined]
+        shipped = {n.removeprefix(folder) for n in names if n.startswith(folder) and "/demo/" not in n}
+        assert shipped == {f"{spec.name}.csv" for spec in ruleset.tabs}, name
+    assert "sheets_engine/sengoku/templates/demo/Provinces.csv" in names
+    assert "sheets_engine/clan_war/templates/demo/Provinces.csv" in names
     assert not [n for n in names if "standin" in n or "fake_sheets" in n or n.startswith("tests/")]
 
 
@@ -91,3 +97,15 @@ def test_generate_then_resolve_from_an_empty_folder(installed: Path, empty: Path
     resolved = run(installed, empty, "resolve", "g.xlsx", "--json")
     assert resolved.returncode == 0, resolved.stderr
     assert '"resolved": true' in resolved.stdout
+
+
+def test_every_ruleset_lays_out_a_valid_campaign_from_an_empty_folder(installed: Path, empty: Path) -> None:
+    """Clan War's demo and an Art of War board are made from the installed package's templates."""
+    war = run(installed, empty, "init", "cw.xlsx", "--ruleset", "clan-war", "--demo")
+    assert war.returncode == 0, war.stderr
+    aow = ["init", "aw.xlsx", "--ruleset", "art-of-war", "--houses", "4", "--people", "1", "--seed", "plum rain"]
+    made = run(installed, empty, *aow)
+    assert made.returncode == 0, made.stderr
+    for path in ("cw.xlsx", "aw.xlsx"):
+        checked = run(installed, empty, "validate", path)
+        assert (checked.returncode, checked.stdout.strip()) == (0, "No problems found."), checked.stderr
