@@ -10,8 +10,8 @@ from importlib.resources import files
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 
 from sheets_engine.clan_war.schema import Phase
-from sheets_engine.core.cells import Count, Fraction, Text, Timestamp, enum_of
-from sheets_engine.core.deadlines import Schedule, local_time, schedule, time_zone
+from sheets_engine.core.cells import Count, Deadline, Fraction, Text, ZoneName, enum_of
+from sheets_engine.core.deadlines import Schedule, schedule
 from sheets_engine.core.load import expected_words
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import GameState
@@ -39,22 +39,9 @@ class Settings(BaseModel):
     routed_penalty: Count
     # The turn's deadline (optional, as in Sengoku Jidai): a cron run resolves the start of a turn
     # only once it has passed; without one, only a turn that has orders (or `resolve --force`).
-    deadline: Timestamp = ""
-    time_zone: Text = ""
+    deadline: Deadline = ""
+    time_zone: ZoneName = ""
     turn_hours: Count = 0
-
-    @field_validator("time_zone")
-    @classmethod
-    def _known_zone(cls, value: str) -> str:
-        time_zone(value)
-        return value
-
-    @field_validator("deadline")
-    @classmethod
-    def _deadline_time(cls, value: str) -> str:
-        if value.strip() and local_time(value, time_zone("")) is None:
-            raise ValueError("expected a time such as 2026-12-01 20:00:00 (in time_zone)")
-        return value
 
     @field_validator("turn_hours")
     @classmethod

@@ -12,7 +12,9 @@ from datetime import date, datetime, time, timedelta
 from enum import Enum
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
+
+from sheets_engine.core.deadlines import local_time, time_zone
 
 MAX_COUNT = 1_000_000_000  # past this a count is a typo, not an army
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)  # a number as a spreadsheet reads it
@@ -193,4 +195,20 @@ def split_names(value: str) -> list[str]:
 
 
 Timestamp = Annotated[str, BeforeValidator(timestamp_text)]
+
+
+def _known_zone(value: str) -> str:
+    time_zone(value)  # ValueError naming the zone it does not know
+    return value
+
+
+def _a_deadline(value: str) -> str:
+    if value.strip() and local_time(value, time_zone("")) is None:
+        raise ValueError("expected a time such as 2026-12-01 20:00:00 (in time_zone)")
+    return value
+
+
+# The Game keys of a turn's deadline, shared by every ruleset that has one
+ZoneName = Annotated[str, BeforeValidator(_text), AfterValidator(_known_zone)]
+Deadline = Annotated[str, BeforeValidator(timestamp_text), AfterValidator(_a_deadline)]
 """A form timestamp, as sortable text whatever the store gave (a Sheets serial number, a datetime)."""

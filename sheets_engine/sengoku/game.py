@@ -11,8 +11,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator, model_validator
 
-from sheets_engine.core.cells import Count, Text, Timestamp, Whole, split_names
-from sheets_engine.core.deadlines import Schedule, local_time, read_ledger, schedule, time_zone
+from sheets_engine.core.cells import Count, Deadline, Text, Whole, ZoneName, split_names
+from sheets_engine.core.deadlines import Schedule, read_ledger, schedule, time_zone
 from sheets_engine.core.load import expected_words
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import GameState
@@ -78,8 +78,8 @@ class GameSettings(BaseModel):
     siege_timer_piety5: Count = Field(ge=1)
     hostile_presence_death_chance: Count = Field(le=100)
     # Deadlines (issue 14); optional so that a workbook from before them keeps today's behaviour.
-    deadline: Timestamp = ""
-    time_zone: Text = ""
+    deadline: Deadline = ""
+    time_zone: ZoneName = ""
     turn_hours: Count = 0
     cutoffs: Text = ""
     reminded_turn: Count = 0  # written by `remind`: the last turn whose players were reminded
@@ -88,19 +88,6 @@ class GameSettings(BaseModel):
     form_character_item: Text = ""
     form_order_item: Text = ""
     form_target_item: Text = ""
-
-    @field_validator("time_zone")
-    @classmethod
-    def _known_zone(cls, value: str) -> str:
-        time_zone(value)
-        return value
-
-    @field_validator("deadline")
-    @classmethod
-    def _deadline_time(cls, value: str) -> str:
-        if value.strip() and local_time(value, time_zone("")) is None:
-            raise ValueError("expected a time such as 2026-12-01 20:00:00 (in time_zone)")
-        return value
 
     @field_validator("cutoffs")
     @classmethod
