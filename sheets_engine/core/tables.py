@@ -267,10 +267,14 @@ class Draft:
         dtype = view.dtypes.get(column, "object")
         writable = column in view.spec.writable
         cells, record = view.cells, self.changes.append
-        changed = values[differs]
-        # what `set` does for each differing cell, without its per-cell lookups (a derived column is 10,000 cells)
-        for key, new, old in zip(changed.index, changed.to_numpy(), current.to_numpy()[differs], strict=True):
-            value, old = _cast(dtype, _plain(new)), _plain(old)
+        keys = values.index[differs].tolist()
+        # what `set` does for each differing cell, without its per-cell lookups (a derived column is 10,000 cells);
+        # tolist() gives numbers and flags as plain Python values in one call, objects as they are
+        news, olds = values.to_numpy()[differs], current.to_numpy()[differs]
+        news = news.tolist() if news.dtype != object else [_plain(v) for v in news]
+        olds = olds.tolist() if olds.dtype != object else [_plain(v) for v in olds]
+        for key, new, old in zip(keys, news, olds, strict=True):
+            value = _cast(dtype, new)
             if _same(old, value):
                 continue
             if not writable:  # GMs' columns are never written, by any rule

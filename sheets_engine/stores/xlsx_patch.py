@@ -144,28 +144,49 @@ class SheetWrites(dict[int, dict[int, Any]]):
 
 
 def rows_xml(block: Appended, prefix: bytes) -> bytes:
-    """The block's rows as new <row> elements, written in one pass (no cell objects, nothing parsed)."""
+    """The block's rows as new <row> elements, written in one pass (no cell objects, nothing parsed).
+
+    Each distinct text is escaped (and cleaned of characters XML 1.0 does not allow) once: History
+    repeats its turn, tabs, columns and causes on every row, and a pass over the whole XML for
+    those characters cost as much as writing it.
+    """
     p = prefix.decode()
     letters = [column_letters(c) for c in block.columns]
+    heads = [f'<{p}c r="{letter}' for letter in letters]
+    text_open, text_close = f'" t="inlineStr"><{p}is><{p}t xml:space="preserve">', f"</{p}t></{p}is></{p}c>"
+    number_open, number_close = f'"><{p}v>', f"</{p}v></{p}c>"
+    row_open, row_close = f'<{p}row r="', f"</{p}row>"
+    texts: dict[str, str] = {}
     out: list[str] = []
     add = out.append
-    text_open, text_close = f' t="inlineStr"><{p}is><{p}t xml:space="preserve">', f"</{p}t></{p}is></{p}c>"
     for number, row in enumerate(block.rows, start=block.first_row):
-        add(f'<{p}row r="{number}">')
-        for letter, value in zip(letters, row, strict=True):
+        n = str(number)
+        parts = [row_open, n, '">']
+        put = parts.append
+        for column, (head, value) in enumerate(zip(heads, row, strict=True)):
             kind = type(value)
-            if value is None or value == "":
-                continue
             if kind is str:
-                add(f'<{p}c r="{letter}{number}"{text_open}{escape(value)}{text_close}')
+                if not value:
+                    continue
+                body = texts.get(value)
+                if body is None:
+                    body = texts[value] = text_open + escape(_ILLEGAL.sub("", value)) + text_close
+                put(head)
+                put(n)
+                put(body)
             elif kind is int:
-                add(f'<{p}c r="{letter}{number}"><{p}v>{value}</{p}v></{p}c>')
+                put(head)
+                put(n)
+                put(number_open)
+                put(str(value))
+                put(number_close)
+            elif value is None or value == "":
+                continue
             else:  # floats, booleans, dates and the rest: as a single cell writes them
-                add(cell_xml(f"{letter}{number}", value, b"", prefix).decode())
-        add(f"</{p}row>")
-    xml = "".join(out)
-    # characters XML 1.0 does not allow are dropped (as cell_xml does), in one pass: markup holds none
-    return (_ILLEGAL.sub("", xml) if _ILLEGAL.search(xml) else xml).encode()
+                put(cell_xml(letters[column] + n, value, b"", prefix).decode())
+        put(row_close)
+        add("".join(parts))
+    return "".join(out).encode()
 
 
 def _attrs(tag: bytes) -> dict[bytes, bytes]:
