@@ -110,6 +110,14 @@ def cell_xml(reference: str, value: Any, style: bytes, prefix: bytes) -> bytes:
     """One <c> element holding the value: a number, TRUE/FALSE, or text (never a formula)."""
     p = prefix.decode()
     s = f' s="{style.decode()}"' if style else ""
+    kind = type(value)
+    if kind is int:  # the usual cells first (a first turn writes 100,000 at 10,000 provinces)
+        return f'<{p}c r="{reference}"{s}><{p}v>{value}</{p}v></{p}c>'.encode()
+    if kind is str and value and value.isprintable():
+        text = escape(value)
+        return (
+            f'<{p}c r="{reference}"{s} t="inlineStr"><{p}is><{p}t xml:space="preserve">{text}</{p}t></{p}is></{p}c>'
+        ).encode()
     if value is None or (isinstance(value, str) and value == ""):
         return f'<{p}c r="{reference}"{s}/>'.encode()
     if isinstance(value, bool):
@@ -194,30 +202,67 @@ def _attrs(tag: bytes) -> dict[bytes, bytes]:
     return dict(_ATTR.findall(head))
 
 
+_CELL_START = re.compile(rb"<(?:\w+:)?c[\s/>]")
+_CELL_LETTERS = re.compile(rb'\br="([A-Za-z]+)')
+_STYLE = re.compile(rb'\ss="([^"]*)"')
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+
+
+def _row_cells(row: bytes, head_end: int) -> list[tuple[int, bytes]]:
+    """(column, cell XML) of each cell of a row, in order.
+
+    A cell runs from its start tag to the next cell's (text is escaped, so no "<c" is inside one):
+    one simple search a cell rather than matching each cell whole, the Provinces rows of a first
+    turn being 10,000. A row holding anything but cells (an extLst) is matched cell by cell.
+    """
+    if b"extLst" in row:
+        cells, position = [], 0
+        for match in _CELL.finditer(row, head_end):
+            letters = match.group(1)
+            position = column_index(letters) if letters else position + 1
+            cells.append((position, match.group(0)))
+        return cells
+    end = row.rfind(b"</")
+    body = row[head_end:end]
+    pieces = body.split(b'<c r="')
+    # the usual row (openpyxl's, Excel's, this writer's): every tag starting "<c" is a cell whose first
+    # attribute is r, nothing before the first; one split in C, not a search a cell
+    if body.count(b"<c") == len(pieces) - 1 and not pieces[0].strip():
+        cells = [(column_index(piece), b'<c r="' + piece) for piece in pieces[1:]]
+        if all(column for column, _ in cells):  # each r has its letters
+            return cells
+    starts = [m.start() for m in _CELL_START.finditer(row, head_end, end)]
+    cells, position = [], 0
+    for begin, stop in zip(starts, [*starts[1:], end], strict=True):
+        cell = row[begin:stop]
+        letters = _CELL_LETTERS.search(cell, 0, cell.find(b">"))
+        position = column_index(letters.group(1)) if letters else position + 1
+        cells.append((position, cell))
+    return cells
+
+
 def _patch_row(row: bytes | None, number: int, values: Mapping[int, Any], prefix: bytes) -> tuple[bytes, bool]:
     """The row with these columns set; True if a formula was overwritten."""
     p = prefix.decode()
-    cells: list[tuple[int, bytes]] = []
+    existing: dict[int, bytes] = {}
     opening = f'<{p}row r="{number}">'.encode()
     if row is not None:
         head_end = row.index(b">") + 1
         opening = row[:head_end]
         if opening.endswith(b"/>"):
             opening = opening[:-2].rstrip() + b">"
-        opening = re.sub(rb'\sspans="[^"]*"', b"", opening)  # a hint only; stale after an insert
-        position = 0
-        for match in _CELL.finditer(row, head_end):
-            letters = match.group(1)
-            position = column_index(letters) if letters else position + 1
-            cells.append((position, match.group(0)))
+        else:
+            existing = dict(_row_cells(row, head_end))
+        if b"spans=" in opening:
+            opening = re.sub(rb'\sspans="[^"]*"', b"", opening)  # a hint only; stale after an insert
     formula = False
-    existing = dict(cells)
     for column, value in values.items():
         old = existing.get(column)
         style = b""
         if old is not None:
-            style = _attrs(old).get(b"s", b"")
-            formula = formula or re.search(rb"<(?:\w+:)?f[\s>/]", old) is not None
+            found = _STYLE.search(old, 0, old.find(b">"))
+            style = found.group(1) if found else b""
+            formula = formula or ((b"<f" in old or b":f" in old) and _FORMULA.search(old) is not None)
         existing[column] = cell_xml(f"{column_letters(column)}{number}", value, style, prefix)
     body = b"".join(xml for _, xml in sorted(existing.items()))
     return opening + body + f"</{p}row>".encode(), formula
@@ -266,7 +311,8 @@ def patch_sheet(
     number = 0
     for match in _ROW.finditer(xml, body_start, body_end):
         # r is optional in the format: a row without it is the one after the row before
-        number = int(_attrs(match.group(0)).get(b"r", str(number + 1).encode()))
+        given = _LAST_ROW.match(xml, match.start(), match.end())
+        number = int(given.group(1)) if given else number + 1
         while pending and next(iter(pending)) < number:  # new rows before this one
             new, values = _pop_first(pending)
             out.append(_patch_row(None, new, values, prefix)[0])
