@@ -337,16 +337,24 @@ def collapse(changes: Iterable[Change]) -> list[Change]:
     turn (regenerated, then taxed) keeps both steps in its Cause. A cell that ends where it began
     did not change and is dropped.
     """
-    grouped: dict[tuple[str, Hashable, str], list[Change]] = {}
+    # most cells change once (a first turn's 100,000 derived cells): a list only for those changed again
+    firsts: dict[tuple[str, Hashable, str], Change] = {}
+    again: dict[tuple[str, Hashable, str], list[Change]] = {}
     for change in changes:
-        grouped.setdefault((change.tab, change.key, change.column), []).append(change)
+        cell = (change.tab, change.key, change.column)
+        if cell in firsts:
+            again.setdefault(cell, [firsts[cell]]).append(change)
+        else:
+            firsts[cell] = change
     result = []
-    for steps in grouped.values():
-        first, last = steps[0], steps[-1]
-        if _same(first.old, last.new):
+    for cell, first in firsts.items():
+        steps = again.get(cell)
+        if steps is None:
+            if not _same(first.old, first.new):
+                result.append(first)
             continue
-        if len(steps) == 1:
-            result.append(first)
+        last = steps[-1]
+        if _same(first.old, last.new):
             continue
         cause = "; ".join(f"{s.cause}: {_word(s.old)} -> {_word(s.new)}" for s in steps)
         roll = "; ".join(s.roll for s in steps if s.roll)
