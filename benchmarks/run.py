@@ -186,7 +186,8 @@ def set_history_length(path: Path, rows: int) -> None:
     What History holds is never read by a turn (only its header and length), so copies of its rows
     stand for the older turns of a campaign grown old.
     """
-    from sheets_engine.stores.xlsx_patch import _ROW, sheet_parts
+    from sheets_engine.stores.xlsx_patch import _ROW, sheet_part, sheet_parts
+    from sheets_engine.stores.xlsx_zip import deflated, write_zip
 
     with zipfile.ZipFile(path) as archive:
         part = sheet_parts(archive)["History"]
@@ -201,9 +202,10 @@ def set_history_length(path: Path, rows: int) -> None:
         row = body[(number - 2) % len(body)]
         out.append(_RENUMBER.sub(lambda m, n=b"%d" % number: (m.group(1) or m.group(2)) + n, row))
     xml = xml[:start] + b"".join(out) + xml[end:]
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as target:
-        for info, data in entries:
-            target.writestr(info, xml if info.filename == part else data, compresslevel=1)
+    # written as the engine writes a sheet (xlsx_zip: History in segments its next turn appends to), so
+    # that the padded History stands for one the engine grew turn after turn
+    written = [(info, sheet_part(xml) if info.filename == part else deflated(data)) for info, data in entries]
+    write_zip(str(path), written)
 
 
 def measure_ratios(size: int, workdir: Path, runs: int) -> dict[str, Any]:
