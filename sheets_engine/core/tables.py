@@ -197,7 +197,11 @@ class _Tab:
             for column, (where, values) in by_column.items():
                 array = frame[column].to_numpy(copy=True)
                 array[where] = values
-                frame[column] = pd.Series(array, index=frame.index, dtype=self.dtypes.get(column, "object"))
+                dtype = self.dtypes.get(column, "object")
+                if array.dtype == np.dtype(dtype):  # the usual case: no Series to build and align to the index
+                    frame[column] = array
+                else:
+                    frame[column] = pd.Series(array, index=frame.index, dtype=dtype)
             self.frame = frame
             self.cells = {}
         self._arrays = {}
