@@ -143,7 +143,7 @@ def segmented(head: bytes, rows: bytes, tail: bytes, last_row: int, last_held: i
     first, middle, last = _deflate(head, False), _deflate(rows, False), _deflate(tail, True)
     raw = first + middle + last
     rows_crc = zlib.crc32(rows)
-    crc = crc32_combine(crc32_combine(zlib.crc32(head), rows_crc, len(rows)), zlib.crc32(tail), len(tail))
+    crc = zlib.crc32(tail, zlib.crc32(rows, zlib.crc32(head)))  # the whole part's, continued segment by segment
     size = len(head) + len(rows) + len(tail)
     segments = Segments(
         len(first), len(first) + len(middle), rows_crc, len(rows), last_row, last_held, crc, len(raw), size
@@ -163,7 +163,7 @@ def appended(raw: bytes | memoryview, segments: Segments, head: bytes, rows: byt
     old = raw[segments.rows_start : segments.rows_end]
     rows_crc = zlib.crc32(rows, segments.rows_crc)
     rows_size = segments.rows_size + len(rows)
-    crc = crc32_combine(crc32_combine(zlib.crc32(head), rows_crc, rows_size), zlib.crc32(tail), len(tail))
+    crc = zlib.crc32(tail, crc32_combine(zlib.crc32(head), rows_crc, rows_size))  # the old rows are not read
     compressed = len(first) + len(old) + len(added) + len(last)
     size = len(head) + rows_size + len(tail)
     found = Segments(
