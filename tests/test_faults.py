@@ -29,7 +29,7 @@ from sheets_engine import app
 from sheets_engine.cli import main
 from sheets_engine.core import tables
 from sheets_engine.sengoku import phases as turn_module  # the phases and resolve_turn (issue 14)
-from sheets_engine.stores import xlsx, xlsx_patch
+from sheets_engine.stores import xlsx, xlsx_patch, xlsx_zip
 from sheets_engine.stores.base import CellWrite, RawTab, as_cells
 from sheets_engine.stores.lock import lock_path
 from sheets_engine.stores.memory import MemoryStore
@@ -90,16 +90,16 @@ def _fail_at_part(k: int) -> Callable[[pytest.MonkeyPatch], None]:
     """The k-th part of the new file fails to be written (a full disk, say)."""
 
     def inject(monkeypatch: pytest.MonkeyPatch) -> None:
-        written = zipfile.ZipFile.writestr
+        written = xlsx_zip.write_part  # each part of the new file is written by it (see xlsx_zip)
         calls = {"n": 0}
 
-        def writestr(self: zipfile.ZipFile, *args: Any, **kwargs: Any) -> None:
+        def write_part(*args: Any, **kwargs: Any) -> Any:
             calls["n"] += 1
             if calls["n"] == k:
                 raise Injected(f"disk full at part {k}")
-            written(self, *args, **kwargs)
+            return written(*args, **kwargs)
 
-        monkeypatch.setattr(zipfile.ZipFile, "writestr", writestr)
+        monkeypatch.setattr(xlsx_zip, "write_part", write_part)
 
     return inject
 
@@ -130,7 +130,7 @@ BEFORE_THE_RENAME = {
     "the sheet XML cannot be patched": _fail(xlsx_patch, "patch_sheet", Injected("bad XML")),
     "fsync of the new file": _fail_fsync_of_the_new_file,
     "the rename": _fail(os, "replace", OSError(5, "Input/output error")),
-    "interrupted (Ctrl-C) mid-write": _fail(zipfile.ZipFile, "writestr", KeyboardInterrupt()),
+    "interrupted (Ctrl-C) mid-write": _fail(xlsx_zip, "write_part", KeyboardInterrupt()),
 }
 
 
@@ -186,7 +186,7 @@ def test_after_a_failed_write_the_next_one_succeeds(workbook: Path, demo: Any, m
 KILLER = r"""
 import json, os, signal, sys, zipfile
 from pathlib import Path
-from sheets_engine.stores import xlsx, xlsx_patch
+from sheets_engine.stores import xlsx, xlsx_patch, xlsx_zip
 from sheets_engine.stores.base import CellWrite
 
 path, step, k, cells = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), Path(sys.argv[4])
@@ -195,14 +195,14 @@ writes = [CellWrite(*c) for c in json.loads(cells.read_text())]
 def die(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
 
-if step == "part":
-    written, calls = zipfile.ZipFile.writestr, [0]
-    def writestr(self, *args, **kwargs):
+if step == "part":  # each part of the new file is written by xlsx_zip.write_part
+    written, calls = xlsx_zip.write_part, [0]
+    def write_part(*args, **kwargs):
         calls[0] += 1
         if calls[0] == k:
             die()
-        written(self, *args, **kwargs)
-    zipfile.ZipFile.writestr = writestr
+        return written(*args, **kwargs)
+    xlsx_zip.write_part = write_part
 elif step == "fsync":
     real = os.fsync
     os.fsync = lambda fd: die() if os.readlink(f"/proc/self/fd/{fd}").endswith(".tmp") else real(fd)

@@ -17,7 +17,6 @@ import resource
 import subprocess
 import sys
 import threading
-import zipfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,7 +27,7 @@ import pytest
 
 from sheets_engine import app
 from sheets_engine.sengoku import phases as turn_module  # the phases and resolve_turn (issue 14)
-from sheets_engine.stores import xlsx
+from sheets_engine.stores import xlsx, xlsx_zip
 from sheets_engine.stores.lock import lock_path
 from sheets_engine.stores.xlsx import WorkbookStore
 from tests.gsheets_support import run_cli
@@ -445,8 +444,8 @@ def _raise(error: OSError) -> Callable[..., Any]:
 
 FAULTS = {
     "a full disk": (
-        zipfile.ZipFile,
-        "writestr",
+        xlsx_zip,  # where the new workbook's bytes are written (parts copied as stored, see xlsx_zip)
+        "write_zip",
         OSError(errno.ENOSPC, "No space left on device"),
         "No space left on device): the disk is full: free some space on it, then run again",
     ),

@@ -24,12 +24,19 @@ def is_blank(value: Any) -> bool:
     """True for what a spreadsheet shows as an empty cell."""
     if value is None:
         return True
+    if type(value) is str:  # the usual cell first: this runs for every cell read
+        return value.strip() == ""
     if isinstance(value, float) and math.isnan(value):
         return True
     return isinstance(value, str) and value.strip() == ""
 
 
 def _whole(value: Any) -> Any:
+    kind = type(value)
+    if kind is int:  # the usual cells first (a workbook's numbers come as floats)
+        return value
+    if kind is float and value.is_integer():
+        return int(value)
     if is_blank(value):
         return 0
     if isinstance(value, (bool, datetime, date)):
@@ -52,6 +59,8 @@ def _optional_whole(value: Any) -> Any:
 
 
 def _text(value: Any) -> str:
+    if type(value) is str:  # blank or not, a text cell reads as itself stripped
+        return value.strip()
     if is_blank(value):
         return ""
     if isinstance(value, bool):

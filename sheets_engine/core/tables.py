@@ -197,7 +197,11 @@ class _Tab:
             for column, (where, values) in by_column.items():
                 array = frame[column].to_numpy(copy=True)
                 array[where] = values
-                frame[column] = pd.Series(array, index=frame.index, dtype=self.dtypes.get(column, "object"))
+                dtype = self.dtypes.get(column, "object")
+                if array.dtype == np.dtype(dtype):  # the usual case: no Series to build and align to the index
+                    frame[column] = array
+                else:
+                    frame[column] = pd.Series(array, index=frame.index, dtype=dtype)
             self.frame = frame
             self.cells = {}
         self._arrays = {}
@@ -267,10 +271,14 @@ class Draft:
         dtype = view.dtypes.get(column, "object")
         writable = column in view.spec.writable
         cells, record = view.cells, self.changes.append
-        changed = values[differs]
-        # what `set` does for each differing cell, without its per-cell lookups (a derived column is 10,000 cells)
-        for key, new, old in zip(changed.index, changed.to_numpy(), current.to_numpy()[differs], strict=True):
-            value, old = _cast(dtype, _plain(new)), _plain(old)
+        keys = values.index[differs].tolist()
+        # what `set` does for each differing cell, without its per-cell lookups (a derived column is 10,000 cells);
+        # tolist() gives numbers and flags as plain Python values in one call, objects as they are
+        news, olds = values.to_numpy()[differs], current.to_numpy()[differs]
+        news = news.tolist() if news.dtype != object else [_plain(v) for v in news]
+        olds = olds.tolist() if olds.dtype != object else [_plain(v) for v in olds]
+        for key, new, old in zip(keys, news, olds, strict=True):
+            value = _cast(dtype, new)
             if _same(old, value):
                 continue
             if not writable:  # GMs' columns are never written, by any rule
@@ -333,16 +341,24 @@ def collapse(changes: Iterable[Change]) -> list[Change]:
     turn (regenerated, then taxed) keeps both steps in its Cause. A cell that ends where it began
     did not change and is dropped.
     """
-    grouped: dict[tuple[str, Hashable, str], list[Change]] = {}
+    # most cells change once (a first turn's 100,000 derived cells): a list only for those changed again
+    firsts: dict[tuple[str, Hashable, str], Change] = {}
+    again: dict[tuple[str, Hashable, str], list[Change]] = {}
     for change in changes:
-        grouped.setdefault((change.tab, change.key, change.column), []).append(change)
+        cell = (change.tab, change.key, change.column)
+        if cell in firsts:
+            again.setdefault(cell, [firsts[cell]]).append(change)
+        else:
+            firsts[cell] = change
     result = []
-    for steps in grouped.values():
-        first, last = steps[0], steps[-1]
-        if _same(first.old, last.new):
+    for cell, first in firsts.items():
+        steps = again.get(cell)
+        if steps is None:
+            if not _same(first.old, first.new):
+                result.append(first)
             continue
-        if len(steps) == 1:
-            result.append(first)
+        last = steps[-1]
+        if _same(first.old, last.new):
             continue
         cause = "; ".join(f"{s.cause}: {_word(s.old)} -> {_word(s.new)}" for s in steps)
         roll = "; ".join(s.roll for s in steps if s.roll)

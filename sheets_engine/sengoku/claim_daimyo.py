@@ -165,10 +165,16 @@ def _flee(turn: Turn, loser: str, clan: str, cause: str, rolls: list[str]) -> st
 def _exile_places(turn: Turn, capital: str) -> list[str]:
     """Provinces within exile_hops of the capital (not the capital), in Provinces row order."""
     provinces = turn.draft.frame("Provinces")
-    graph = turn.province_map
-    if capital not in graph:
+    links = turn.neighbours
+    if capital not in links:
         return []
-    import networkx as nx  # only when a claim is made (see alliances.py)
-
-    near = nx.single_source_shortest_path_length(graph, capital, cutoff=turn.settings.exile_hops)
+    near, frontier = {capital}, [capital]
+    for _hop in range(turn.settings.exile_hops):  # breadth first, one hop at a time
+        reached = []
+        for place in frontier:
+            for other in links[place]:
+                if other not in near:
+                    near.add(other)
+                    reached.append(other)
+        frontier = reached
     return [str(p) for p in provinces.index if p in near and p != capital]

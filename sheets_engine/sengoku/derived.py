@@ -22,12 +22,14 @@ def controlling_clan(provinces: pd.DataFrame) -> pd.Series:
 
 def building_effects(provinces: pd.DataFrame, buildings: pd.DataFrame) -> pd.DataFrame:
     """Each building effect column summed over each province's building slots."""
-    totals = pd.DataFrame(0, index=provinces.index, columns=list(BUILDING_EFFECTS), dtype="int64")
+    # One lookup of each slot's building (not one per slot and effect): the effects as a matrix
+    # whose extra last row of zeros is what an empty slot or an unknown name adds.
+    effects = buildings[list(BUILDING_EFFECTS)].to_numpy(dtype="int64")
+    effects = np.vstack([effects, np.zeros((1, len(BUILDING_EFFECTS)), dtype="int64")])
+    totals = np.zeros((len(provinces), len(BUILDING_EFFECTS)), dtype="int64")
     for slot in SLOT_COLUMNS:
-        names = provinces[slot]
-        for effect in BUILDING_EFFECTS:
-            totals[effect] += names.map(buildings[effect]).fillna(0).astype("int64")
-    return totals
+        totals += effects[buildings.index.get_indexer(provinces[slot])]  # -1 (not a building): the zeros
+    return pd.DataFrame(totals, index=provinces.index, columns=list(BUILDING_EFFECTS))
 
 
 def levy_unit(provinces: pd.DataFrame, buildings: pd.DataFrame, default: str) -> pd.Series:

@@ -88,6 +88,11 @@ def open_relations(turn: Turn, a: str, b: str, cause: str) -> bool:
     """
     if has_relations(turn, a, b):
         return False
+    _add_relations(turn, a, b, cause)
+    return True
+
+
+def _add_relations(turn: Turn, a: str, b: str, cause: str) -> None:
     turn.draft.add_row("Relations", {"Clan A": a, "Clan B": b, "Since Turn": turn.number}, cause)
     message = f'Relations established between the {a} and {b} clans: the private channel "{a} - {b}" is open.'
     turn.notify(f"clan:{a}", "diplomacy", message)  # the new channel, under the diplomacy category
@@ -95,14 +100,18 @@ def open_relations(turn: Turn, a: str, b: str, cause: str) -> bool:
     # guide: "Both clans' orders channels receive a notification that relations have been established"
     turn.notify(f"clan:{a}", "orders", message)
     turn.notify(f"clan:{b}", "orders", message)
-    return True
 
 
 def open_shogun_relations(turn: Turn, shogun_clan: str, cause: str) -> None:
     """The Shogun's clan has relations with every other clan: add the missing pairs, in Clans row order."""
+    frame = turn.draft.frame("Relations")
+    # the pairs read once and kept up to date here (a frame per clan was 0.35 s at 400 clans)
+    pairs = set(zip(frame["Clan A"], frame["Clan B"], strict=True))
     for clan in turn.draft.frame("Clans").index:
-        if clan != shogun_clan:
-            open_relations(turn, shogun_clan, str(clan), cause)
+        other = str(clan)
+        if clan != shogun_clan and (shogun_clan, other) not in pairs and (other, shogun_clan) not in pairs:
+            _add_relations(turn, shogun_clan, other, cause)
+            pairs.add((shogun_clan, other))
 
 
 def establish_relations(turn: Turn) -> None:

@@ -11,10 +11,11 @@ def apply_mission(draft: Draft, order: Order, authority: bool = True) -> str:
 
     Returns the words to add to the order's Result ("" when the mission gives nothing).
     """
-    missions = draft.frame("Missions")
-    if order.type.value not in missions.index:
+    key = order.type.value
+    if not draft.has("Missions", key):
         return ""
-    row = missions.loc[order.type.value]
+    # cell by cell from the draft, not a pandas row (.loc) for each of a turn's orders
+    row = {column: draft.get("Missions", key, column) for column in ("Authority", "Knowledge")}
     notes = []
     if authority and row["Authority"]:
         before = int(draft.get("Characters", order.character, "Authority"))

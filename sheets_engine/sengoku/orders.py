@@ -259,7 +259,7 @@ def _authority(draft: Draft, name: str, typed: str, email: str) -> tuple[Refused
     characters = draft.frame("Characters")
     if not name:
         return Refused(Refusal.UNKNOWN_CHARACTER, unknown("character", typed, characters.index)), False
-    who = characters.loc[name]
+    who = {column: draft.get("Characters", name, column) for column in ("Status", "Email", "Clan")}  # not a .loc row
     if who["Status"] == CharacterStatus.DEAD.value:
         return Refused(Refusal.DEAD_CHARACTER, f"{name} is dead and can give no orders"), False
     sender = email.strip().casefold()

@@ -9,12 +9,11 @@ from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.orderbook import OrderBook, Verdict
 from sheets_engine.core.tables import Draft
-from sheets_engine.sengoku.alliances import province_map
+from sheets_engine.sengoku.alliances import adjacency
 from sheets_engine.sengoku.game import GameSettings
 from sheets_engine.sengoku.missions import apply_mission
 from sheets_engine.sengoku.order import Order
@@ -38,9 +37,9 @@ class Turn:
     letters: dict[str, Order] = field(default_factory=dict)  # this turn's letters and the orders that wrote them
 
     @functools.cached_property
-    def province_map(self) -> Any:
-        """The provinces and their adjacency (a networkx graph); no rule changes it during a turn."""
-        return province_map(self.draft.frame("Provinces"))
+    def neighbours(self) -> dict[str, set[str]]:
+        """Each province's adjacent provinces (links both ways); no rule changes them during a turn."""
+        return adjacency(self.draft.frame("Provinces"))
 
     @property
     def winter(self) -> bool:

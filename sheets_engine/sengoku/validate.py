@@ -6,7 +6,7 @@ Each check names tab, row (as the sheet shows it), column and the value found.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 import pandas as pd
@@ -95,6 +95,13 @@ def _clans(state: GameState) -> list[Problem]:
     return c.problems
 
 
+def _records(frame: pd.DataFrame, columns: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """The rows as dicts of plain values (what to_dict("records") gives), built column by column:
+    pandas boxes each value of each row on its own, 0.2 s for 10,000 provinces."""
+    names = list(frame.columns if columns is None else columns)
+    return [dict(zip(names, values, strict=True)) for values in zip(*(frame[n].tolist() for n in names), strict=True)]
+
+
 def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]:
     c = _Checker(state, "Provinces")
     provinces = state.frame("Provinces")
@@ -130,7 +137,7 @@ def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]
     # a clan row with a bad cell is reported already: do not guess its slots
     unreadable = set(state.rows["Clans"]) - set(clans.index)
     kinds = dict(zip(buildings.index, zip(buildings["Kind"], buildings["Resource"], strict=True), strict=True))
-    for row in provinces.to_dict("records"):  # records, not iterrows: this runs for every province
+    for row in _records(provinces):  # plain dicts, not iterrows: this runs for every province
         province = row["Province"]
         clan = row["Controlled By"] or row["Province Owner"]
         allowed = dev3 if development_of.get(clan, 0) >= 3 or clan in unreadable else slots
@@ -238,7 +245,8 @@ def _armies(state: GameState) -> list[Problem]:
     c.names("Leader", "Characters")
     characters = state.frame("Characters")
     led: dict[str, Hashable] = {}
-    for army, row in state.frame("Armies").iterrows():
+    armies = state.frame("Armies")
+    for army, row in zip(armies.index, _records(armies, ("Leader", "Clan")), strict=True):
         leader = row["Leader"]
         if not leader or leader not in characters.index:
             continue
@@ -263,15 +271,15 @@ def _characters(state: GameState, settings: GameSettings | None) -> list[Problem
     c.names("Location", "Provinces")
     characters = state.frame("Characters")
     emails: dict[str, Hashable] = {}
-    for name, row in characters.iterrows():
-        email = row["Email"].casefold()
+    for name, given in zip(characters.index, characters["Email"].tolist(), strict=True):
+        email = given.casefold()
         if email and "@" not in email:
-            c.add(name, "Email", row["Email"], "an email address (the one the order form collects)")
+            c.add(name, "Email", given, "an email address (the one the order form collects)")
         if email and email in emails:
             c.add(
                 name,
                 "Email",
-                row["Email"],
+                given,
                 f"one character per email address ({emails[email]} has it)",
             )
         emails.setdefault(email, name)

@@ -11,13 +11,14 @@ def open_store(source: str, credentials: str | None = None) -> Store:
     """The store for a SOURCE argument: a workbook path (`.xlsx`), or a Google Sheet (its URL or
     `gsheet:KEY`) opened with the service-account key file `credentials` (else
     $GOOGLE_APPLICATION_CREDENTIALS)."""
-    from sheets_engine.stores.gsheets import is_google_source
+    # A workbook path is told apart without importing the Google store (gspread and google-auth are a
+    # tenth of a second of start-up); every Google Sheets URL starts with one of these prefixes.
+    google_like = source.startswith(("gsheet:", "https://docs.google.com/", "http://docs.google.com/"))
+    if google_like or not source.casefold().endswith((".xlsx", ".xlsm")):
+        from sheets_engine.stores.gsheets import GoogleSheetsStore, is_google_source
 
-    if is_google_source(source):
-        from sheets_engine.stores.gsheets import GoogleSheetsStore
-
-        return GoogleSheetsStore.open(source, credentials)
-    if not source.casefold().endswith((".xlsx", ".xlsm")):
+        if is_google_source(source):
+            return GoogleSheetsStore.open(source, credentials)
         raise StoreError(f"{source}: expected a workbook path ending in .xlsx, a Google Sheets URL or gsheet:KEY")
     from sheets_engine.stores.xlsx import WorkbookStore
 

@@ -188,7 +188,6 @@ _CELL_PARTS = re.compile(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>(.*?)</(?:\w+:)?c>)", re
 _ATTRIBUTE = re.compile(rb'\b([\w:]+)="([^"]*)"')
 _TEXT = re.compile(rb"<(?:\w+:)?t\b[^>]*?(?:/>|>(.*?)</(?:\w+:)?t>)", re.DOTALL)
 _SHARED_ITEM = re.compile(rb"<(?:\w+:)?si\b[^>]*?(?:/>|>(.*?)</(?:\w+:)?si>)", re.DOTALL)
-_HELD = re.compile(rb"<(?:\w+:)?(?:v|t)\b[^>/]*>[^<]|<(?:\w+:)?f\b")  # a cell holding a value or formula
 _CHUNK = 1 << 16
 _TAIL = 1 << 18  # the last rows of a sheet, as bytes kept while the rest streams past
 
@@ -201,13 +200,16 @@ def header_and_length(path: str | IO[bytes], title: str) -> tuple[list[Any], int
     400,000 rows costs what inflating it costs. None when the head or the tail is not plain enough
     to tell (no row 1, rows without numbers): the caller reads the tab the long way.
     """
-    from sheets_engine.stores.xlsx_patch import sheet_parts
+    from sheets_engine.stores.xlsx_patch import last_held_row, sheet_parts
+    from sheets_engine.stores.xlsx_zip import segments_of
 
     with zipfile.ZipFile(path) as archive:
         part = sheet_parts(archive).get(title)
         if part is None or part not in archive.namelist():
             return None
         head, tail = b"", b""
+        # a part this engine wrote in segments records its last row: its rows need not stream past
+        segments = segments_of(archive.getinfo(part))
         with archive.open(part) as stream:
             first = None
             while first is None:
@@ -217,31 +219,17 @@ def header_and_length(path: str | IO[bytes], title: str) -> tuple[list[Any], int
                 if not chunk:
                     break
             tail = head[-_TAIL:]
-            while chunk := stream.read(_CHUNK):
+            while segments is None and (chunk := stream.read(_CHUNK)):
                 tail = (tail + chunk)[-_TAIL:]
         if first is None:
             return [], 0
         attributes = dict(_ATTRIBUTE.findall(first.group(0)[: first.group(0).index(b">")]))
         if attributes.get(b"r") != b"1":
             return None
-        last = _last_held_row(tail)
+        last = segments.last_held if segments is not None else last_held_row(tail)
         if last is None:
             return None
         return _row_values(archive, first.group(0)), last
-
-
-def _last_held_row(tail: bytes) -> int | None:
-    """The number of the last row in these bytes with a cell holding something (None: cannot tell)."""
-    starts = [m.start() for m in re.finditer(rb"<(?:\w+:)?row\b", tail)]
-    for start in reversed(starts):
-        row = _A_ROW.match(tail, start)
-        if row is None:
-            continue
-        element = row.group(0)
-        if _HELD.search(element):
-            attributes = dict(_ATTRIBUTE.findall(element[: element.index(b">")]))
-            return int(attributes[b"r"]) if b"r" in attributes else None
-    return None
 
 
 def _row_values(archive: zipfile.ZipFile, row: bytes) -> list[Any]:

@@ -10,10 +10,13 @@ with "=" stays text and shared strings are never touched.
 from __future__ import annotations
 
 import functools
+import io
 import itertools
 import math
+import os
 import re
 import zipfile
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -27,6 +30,7 @@ _LAST_ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
 _ATTR = re.compile(rb'\b([\w:]+)="([^"]*)"')
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # not allowed in XML 1.0
 _EXCEL_EPOCH = datetime(1899, 12, 30)
+_SHEET_DATA = re.compile(rb"<((?:\w+:)?)sheetData\b[^>]*?(/?)>")
 
 
 def escape(text: str) -> str:
@@ -110,6 +114,14 @@ def cell_xml(reference: str, value: Any, style: bytes, prefix: bytes) -> bytes:
     """One <c> element holding the value: a number, TRUE/FALSE, or text (never a formula)."""
     p = prefix.decode()
     s = f' s="{style.decode()}"' if style else ""
+    kind = type(value)
+    if kind is int:  # the usual cells first (a first turn writes 100,000 at 10,000 provinces)
+        return f'<{p}c r="{reference}"{s}><{p}v>{value}</{p}v></{p}c>'.encode()
+    if kind is str and value and value.isprintable():
+        text = escape(value)
+        return (
+            f'<{p}c r="{reference}"{s} t="inlineStr"><{p}is><{p}t xml:space="preserve">{text}</{p}t></{p}is></{p}c>'
+        ).encode()
     if value is None or (isinstance(value, str) and value == ""):
         return f'<{p}c r="{reference}"{s}/>'.encode()
     if isinstance(value, bool):
@@ -144,28 +156,49 @@ class SheetWrites(dict[int, dict[int, Any]]):
 
 
 def rows_xml(block: Appended, prefix: bytes) -> bytes:
-    """The block's rows as new <row> elements, written in one pass (no cell objects, nothing parsed)."""
+    """The block's rows as new <row> elements, written in one pass (no cell objects, nothing parsed).
+
+    Each distinct text is escaped (and cleaned of characters XML 1.0 does not allow) once: History
+    repeats its turn, tabs, columns and causes on every row, and a pass over the whole XML for
+    those characters cost as much as writing it.
+    """
     p = prefix.decode()
     letters = [column_letters(c) for c in block.columns]
+    heads = [f'<{p}c r="{letter}' for letter in letters]
+    text_open, text_close = f'" t="inlineStr"><{p}is><{p}t xml:space="preserve">', f"</{p}t></{p}is></{p}c>"
+    number_open, number_close = f'"><{p}v>', f"</{p}v></{p}c>"
+    row_open, row_close = f'<{p}row r="', f"</{p}row>"
+    texts: dict[str, str] = {}
     out: list[str] = []
     add = out.append
-    text_open, text_close = f' t="inlineStr"><{p}is><{p}t xml:space="preserve">', f"</{p}t></{p}is></{p}c>"
     for number, row in enumerate(block.rows, start=block.first_row):
-        add(f'<{p}row r="{number}">')
-        for letter, value in zip(letters, row, strict=True):
+        n = str(number)
+        parts = [row_open, n, '">']
+        put = parts.append
+        for column, (head, value) in enumerate(zip(heads, row, strict=True)):
             kind = type(value)
-            if value is None or value == "":
-                continue
             if kind is str:
-                add(f'<{p}c r="{letter}{number}"{text_open}{escape(value)}{text_close}')
+                if not value:
+                    continue
+                body = texts.get(value)
+                if body is None:
+                    body = texts[value] = text_open + escape(_ILLEGAL.sub("", value)) + text_close
+                put(head)
+                put(n)
+                put(body)
             elif kind is int:
-                add(f'<{p}c r="{letter}{number}"><{p}v>{value}</{p}v></{p}c>')
+                put(head)
+                put(n)
+                put(number_open)
+                put(str(value))
+                put(number_close)
+            elif value is None or value == "":
+                continue
             else:  # floats, booleans, dates and the rest: as a single cell writes them
-                add(cell_xml(f"{letter}{number}", value, b"", prefix).decode())
-        add(f"</{p}row>")
-    xml = "".join(out)
-    # characters XML 1.0 does not allow are dropped (as cell_xml does), in one pass: markup holds none
-    return (_ILLEGAL.sub("", xml) if _ILLEGAL.search(xml) else xml).encode()
+                put(cell_xml(letters[column] + n, value, b"", prefix).decode())
+        put(row_close)
+        add("".join(parts))
+    return "".join(out).encode()
 
 
 def _attrs(tag: bytes) -> dict[bytes, bytes]:
@@ -173,30 +206,67 @@ def _attrs(tag: bytes) -> dict[bytes, bytes]:
     return dict(_ATTR.findall(head))
 
 
+_CELL_START = re.compile(rb"<(?:\w+:)?c[\s/>]")
+_CELL_LETTERS = re.compile(rb'\br="([A-Za-z]+)')
+_STYLE = re.compile(rb'\ss="([^"]*)"')
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+
+
+def _row_cells(row: bytes, head_end: int) -> list[tuple[int, bytes]]:
+    """(column, cell XML) of each cell of a row, in order.
+
+    A cell runs from its start tag to the next cell's (text is escaped, so no "<c" is inside one):
+    one simple search a cell rather than matching each cell whole, the Provinces rows of a first
+    turn being 10,000. A row holding anything but cells (an extLst) is matched cell by cell.
+    """
+    if b"extLst" in row:
+        cells, position = [], 0
+        for match in _CELL.finditer(row, head_end):
+            letters = match.group(1)
+            position = column_index(letters) if letters else position + 1
+            cells.append((position, match.group(0)))
+        return cells
+    end = row.rfind(b"</")
+    body = row[head_end:end]
+    pieces = body.split(b'<c r="')
+    # the usual row (openpyxl's, Excel's, this writer's): every tag starting "<c" is a cell whose first
+    # attribute is r, nothing before the first; one split in C, not a search a cell
+    if body.count(b"<c") == len(pieces) - 1 and not pieces[0].strip():
+        cells = [(column_index(piece), b'<c r="' + piece) for piece in pieces[1:]]
+        if all(column for column, _ in cells):  # each r has its letters
+            return cells
+    starts = [m.start() for m in _CELL_START.finditer(row, head_end, end)]
+    cells, position = [], 0
+    for begin, stop in zip(starts, [*starts[1:], end], strict=True):
+        cell = row[begin:stop]
+        letters = _CELL_LETTERS.search(cell, 0, cell.find(b">"))
+        position = column_index(letters.group(1)) if letters else position + 1
+        cells.append((position, cell))
+    return cells
+
+
 def _patch_row(row: bytes | None, number: int, values: Mapping[int, Any], prefix: bytes) -> tuple[bytes, bool]:
     """The row with these columns set; True if a formula was overwritten."""
     p = prefix.decode()
-    cells: list[tuple[int, bytes]] = []
+    existing: dict[int, bytes] = {}
     opening = f'<{p}row r="{number}">'.encode()
     if row is not None:
         head_end = row.index(b">") + 1
         opening = row[:head_end]
         if opening.endswith(b"/>"):
             opening = opening[:-2].rstrip() + b">"
-        opening = re.sub(rb'\sspans="[^"]*"', b"", opening)  # a hint only; stale after an insert
-        position = 0
-        for match in _CELL.finditer(row, head_end):
-            letters = match.group(1)
-            position = column_index(letters) if letters else position + 1
-            cells.append((position, match.group(0)))
+        else:
+            existing = dict(_row_cells(row, head_end))
+        if b"spans=" in opening:
+            opening = re.sub(rb'\sspans="[^"]*"', b"", opening)  # a hint only; stale after an insert
     formula = False
-    existing = dict(cells)
     for column, value in values.items():
         old = existing.get(column)
         style = b""
         if old is not None:
-            style = _attrs(old).get(b"s", b"")
-            formula = formula or re.search(rb"<(?:\w+:)?f[\s>/]", old) is not None
+            found = _STYLE.search(old, 0, old.find(b">"))
+            style = found.group(1) if found else b""
+            formula = formula or ((b"<f" in old or b":f" in old) and _FORMULA.search(old) is not None)
         existing[column] = cell_xml(f"{column_letters(column)}{number}", value, style, prefix)
     body = b"".join(xml for _, xml in sorted(existing.items()))
     return opening + body + f"</{p}row>".encode(), formula
@@ -245,7 +315,8 @@ def patch_sheet(
     number = 0
     for match in _ROW.finditer(xml, body_start, body_end):
         # r is optional in the format: a row without it is the one after the row before
-        number = int(_attrs(match.group(0)).get(b"r", str(number + 1).encode()))
+        given = _LAST_ROW.match(xml, match.start(), match.end())
+        number = int(given.group(1)) if given else number + 1
         while pending and next(iter(pending)) < number:  # new rows before this one
             new, values = _pop_first(pending)
             out.append(_patch_row(None, new, values, prefix)[0])
@@ -292,6 +363,23 @@ def _last_row(xml: bytes, start: int, end: int) -> int:
     for row in _ROW.finditer(xml, start, end):
         number = int(_attrs(row.group(0)).get(b"r", str(number + 1).encode()))
     return number
+
+
+_HELD = re.compile(rb"<(?:\w+:)?(?:v|t)\b[^>/]*>[^<]|<(?:\w+:)?f\b")  # a cell holding a value or formula
+
+
+def last_held_row(tail: bytes) -> int | None:
+    """The number of the last row in these bytes with a cell holding something (None: cannot tell)."""
+    starts = [m.start() for m in re.finditer(rb"<(?:\w+:)?row\b", tail)]
+    for start in reversed(starts):
+        row = _ROW.match(tail, start)
+        if row is None:
+            continue
+        element = row.group(0)
+        if _HELD.search(element):
+            attributes = dict(_ATTR.findall(element[: element.index(b">")]))
+            return int(attributes[b"r"]) if b"r" in attributes else None
+    return None
 
 
 def _pop_first(pending: dict[int, Mapping[int, Any]]) -> tuple[int, Mapping[int, Any]]:
@@ -388,35 +476,133 @@ def recalculate_on_load(workbook: bytes) -> bytes:
 
 
 def patch_workbook(source: Any, target: Any, cells: Mapping[str, Mapping[int, Mapping[int, Any]]]) -> None:
-    """Copy the workbook at `source` to `target` with these {tab: {row: {column: value}}} cells set
-    (and, for a tab given as `SheetWrites`, its rows appended).
+    """Copy the workbook at `source` (a path, a file, or its bytes) to `target` with these
+    {tab: {row: {column: value}}} cells set (and, for a tab given as `SheetWrites`, its rows appended).
 
-    Every other part of the file is copied unchanged. When a formula cell is overwritten, the
-    calculation chain is dropped so that Excel rebuilds it.
+    Every other part of the file is copied unchanged (as the compressed bytes it is stored as, see
+    xlsx_zip). When a formula cell is overwritten, the calculation chain is dropped so that Excel
+    rebuilds it.
     """
-    with zipfile.ZipFile(source) as archive:
+    from sheets_engine.stores import xlsx_zip
+
+    data: bytes | None = None  # the whole file, for its parts to be copied as stored
+    if isinstance(source, bytes | bytearray | memoryview):
+        data = bytes(source)
+    elif isinstance(source, io.BytesIO):
+        data = source.getvalue()
+    elif isinstance(source, str | os.PathLike):
+        with open(source, "rb") as file:
+            data = file.read()
+    with zipfile.ZipFile(io.BytesIO(data) if data is not None else source) as archive:
         parts = sheet_parts(archive)
         missing = [tab for tab in cells if tab not in parts]
         if missing:
             raise PatchError(f"no tab named {', '.join(missing)} in the workbook")
+        infos = archive.infolist()
+        copy_raw = data is not None and xlsx_zip.plain_zip(infos, len(data))
         patched: dict[str, bytes] = {}
+        grown: dict[str, xlsx_zip.Part] = {}  # sheets whose rows were appended without inflating them
         drop_chain = False
         for tab, rows in cells.items():
             appended = getattr(rows, "appended", ())
+            info = archive.getinfo(parts[tab])
+            part = _grow(data, info, appended) if copy_raw and appended and not rows else None
+            if part is not None:
+                grown[parts[tab]] = part
+                continue
             xml, replaced = patch_sheet(expand_shared(archive.read(parts[tab]), rows), rows, appended)
             patched[parts[tab]] = xml
             drop_chain = drop_chain or replaced
         # a GM's formulas that read the cells written are stale until recalculated: Excel and
         # LibreOffice recalculate on opening
         patched["xl/workbook.xml"] = recalculate_on_load(archive.read("xl/workbook.xml"))
+        entries: list[tuple[zipfile.ZipInfo, bytes]] = []
+        for info in infos:
+            if drop_chain and info.filename == "xl/calcChain.xml":
+                continue
+            content = patched.get(info.filename)
+            if (
+                content is None
+                and drop_chain
+                and info.filename in ("[Content_Types].xml", "xl/_rels/workbook.xml.rels")
+            ):
+                content = re.sub(rb"<[^<>]*calcChain[^<>]*/>", b"", archive.read(info.filename))
+            entries.append((info, content))
+        if copy_raw:
+            assert data is not None
+            sheets = {parts[tab] for tab in cells}
+            out = []
+            for info, content in entries:
+                if info.filename in grown:
+                    out.append((info, grown[info.filename]))
+                elif content is None:  # unchanged: its compressed bytes copied
+                    raw = xlsx_zip.stored_bytes(data, info)
+                    out.append((info, xlsx_zip.Part(raw, info.CRC, info.file_size, info.comment, info.compress_type)))
+                elif info.filename in sheets:
+                    out.append((info, sheet_part(content)))
+                else:
+                    out.append((info, _fresh(info, content)))
+            try:
+                xlsx_zip.write_zip(target, out)
+                return
+            except OverflowError:  # past 4 GiB: zipfile writes it with ZIP64
+                pass
         # compresslevel 1: a fraction of the time of the default 6 for a few percent more bytes
-        with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as out:
-            for info in archive.infolist():
-                if drop_chain and info.filename == "xl/calcChain.xml":
-                    continue
-                data = patched.get(info.filename)
-                if data is None:
-                    data = archive.read(info.filename)
-                    if drop_chain and info.filename in ("[Content_Types].xml", "xl/_rels/workbook.xml.rels"):
-                        data = re.sub(rb"<[^<>]*calcChain[^<>]*/>", b"", data)
-                out.writestr(info, data, compress_type=info.compress_type, compresslevel=1)
+        with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zipped:
+            for info, content in entries:
+                if info.filename in grown:
+                    content = zlib.decompressobj(-15).decompress(grown[info.filename].raw)
+                elif content is None:
+                    content = archive.read(info.filename)
+                zipped.writestr(info, content, compress_type=info.compress_type, compresslevel=1)
+
+
+def _fresh(info: zipfile.ZipInfo, content: bytes) -> Any:
+    """A changed part, compressed as it was stored (deflated, or stored as is)."""
+    from sheets_engine.stores import xlsx_zip
+
+    if info.compress_type == zipfile.ZIP_STORED:
+        return xlsx_zip.Part(content, zlib.crc32(content), len(content), b"", zipfile.ZIP_STORED)
+    return xlsx_zip.deflated(content)
+
+
+def sheet_part(xml: bytes) -> Any:
+    """A sheet written by this run, deflated in segments so that the next run can append to its rows."""
+    from sheets_engine.stores import xlsx_zip
+
+    start = _SHEET_DATA.search(xml)
+    if start is None or start.group(2) == b"/":
+        return xlsx_zip.deflated(xml)
+    close = xml.rfind(b"</" + start.group(1) + b"sheetData>")
+    held = last_held_row(xml[max(start.end(), close - (1 << 18)) : close]) if close > start.end() else 0
+    if close < start.end() or held is None:
+        return xlsx_zip.deflated(xml)
+    body = memoryview(xml)[start.end() : close]
+    last = _last_row(xml, start.end(), close)
+    return xlsx_zip.segmented(xml[: start.end()], body, xml[close:], last, held)
+
+
+def _grow(data: bytes, info: zipfile.ZipInfo, blocks: Sequence[Appended]) -> Any:
+    """The sheet part with these rows appended after its rows' segment, copied compressed; None when the
+    part is not one this writer segmented (or rows are in the way): the caller takes the full path."""
+    from sheets_engine.stores import xlsx_zip
+
+    segments = xlsx_zip.segments_of(info)
+    blocks = sorted(blocks, key=lambda b: b.first_row)
+    if segments is None or blocks[0].first_row <= segments.last_row or _overlap(blocks):
+        return None
+    raw = xlsx_zip.stored_bytes(data, info)
+    head, tail = xlsx_zip.head_and_tail(raw, segments)
+    start = _SHEET_DATA.search(head)
+    if start is None or start.end() != len(head) or start.group(2) == b"/":
+        return None
+    prefix = start.group(1)
+    rows = b"".join(rows_xml(b, prefix) for b in blocks)
+    extent = {b.first_row + len(b.rows) - 1: dict.fromkeys(b.columns) for b in blocks if b.rows}
+    last = max([segments.last_row, *extent])
+    held = segments.last_held
+    for block in blocks:
+        for number, row in enumerate(block.rows, start=block.first_row):
+            if any(value is not None and value != "" for value in row):
+                held = max(held, number)
+    return xlsx_zip.appended(raw, segments, _grow_dimension(head, extent), rows, tail, held, last)
