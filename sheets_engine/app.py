@@ -22,7 +22,7 @@ from sheets_engine.core.ruleset import Outcome, Ruleset, SetupError, detect_rule
 from sheets_engine.core.store import cells_written
 from sheets_engine.core.tables import Change, GameState
 from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, fit_cells, history_rows
-from sheets_engine.rulesets import get_ruleset, ruleset_names
+from sheets_engine.rulesets import every_tab_name, get_ruleset
 from sheets_engine.stores import open_store
 from sheets_engine.stores.base import Choice, Formula, RawTab, RowsAppended, Store, StoreError, as_cells
 from sheets_engine.templates import template_tabs
@@ -66,7 +66,7 @@ APPEND_ONLY = ("History",)
 
 def campaign_tabs() -> list[str]:
     """Every tab some ruleset reads: a workbook's other tabs (a GM's own) are never read."""
-    return sorted({spec.name for name in ruleset_names() for spec in get_ruleset(name).tabs})
+    return every_tab_name()
 
 
 def read_tabs(store: Store, headers_only: tuple[str, ...] = ()) -> dict[str, RawTab]:
