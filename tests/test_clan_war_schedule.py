@@ -42,3 +42,15 @@ def test_the_start_of_a_turn_waits_for_its_deadline_which_then_moves_on_by_turn_
     assert due.status is RunStatus.RESOLVED  # at the deadline an empty turn resolves too
     assert _game(due)["deadline"] == "2026-12-03 20:00:00"
     assert _game(due)["last_resolved_turn"] == "1"
+
+
+def test_check_before_the_deadline_previews_each_order_as_the_resolve_at_the_deadline_will() -> None:
+    """`check` is run before the deadline: it must judge the orders, not see the turn as not yet due."""
+    game = {"deadline": "2026-12-01 20:00:00", "time_zone": "UTC", "turn_hours": 48}
+    far = {**MOVE, "To": "Pit"}  # then from Kuni to the Pit: no road
+    checked = RULESET.preview(state(game, moves=[MOVE, far]), NOON)
+    assert list(checked.state.frame("Moves")["Result"]) == [
+        "Check: valid now: moved from Hida to Kuni",
+        "Check: will fail: Pit is not adjacent to Kuni or to friendly territory it can reach",
+    ]
+    assert list(checked.state.frame("Moves")["Status"]) == ["Pending", "Pending"]
