@@ -159,14 +159,15 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
             target = str(row["Withdraw To"])
             if target:
                 named.add(faction)
-                if target not in retreats(turn, faction, battle.province):
+                if target not in retreats(turn, faction, battle.province, lost=faction not in side):
+                    here = f" other than {target}, where it lost" if target == battle.province else ""
                     found.append(
                         Problem(
                             "Battle Results",
                             rows_of.get(key),
                             "Withdraw To",
                             target,
-                            f"a province {faction} controlled at the start of the turn",
+                            f"a province {faction} controlled at the start of the turn{here}",
                         )
                     )
                 elif withdraw.setdefault(faction, target) != target:
@@ -207,10 +208,10 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
     return found
 
 
-def retreats(turn: Turn, faction: str, province: str) -> set[str]:
-    """Where a faction's forces may withdraw: a province it controlled at the start of the turn (a faction
-    that held none, as Toturi's Army may, withdraws to a province next to the battle)."""
-    held = {p for p, holder in turn.start_control.items() if holder == faction}
+def retreats(turn: Turn, faction: str, province: str, lost: bool = True) -> set[str]:
+    """Where a faction's forces may withdraw: a province it controlled at the start of the turn, for the losers
+    never the one they lost (a faction that held no other, as Toturi's Army may, withdraws next to the battle)."""
+    held = {p for p, holder in turn.start_control.items() if holder == faction and not (lost and p == province)}
     return held or set(turn.neighbours(province))
 
 
