@@ -68,6 +68,21 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
     """Battle Results that cannot be applied as they stand (each at its row)."""
     found: list[Problem] = []
     rows_of = turn.draft.state.rows["Battle Results"]
+    # a row of this turn for a province where nobody fought would be ignored: a typo or a battle that never was
+    fought = [b.province for b in battles]
+    frame = turn.draft.frame("Battle Results")
+    for key in frame.index[(frame["Turn"] == turn.number) & ~frame["Province"].isin(fought)]:
+        listed = f"turn {turn.number}: {', '.join(fought)}" if fought else f"turn {turn.number} has none"
+        province = frame.at[key, "Province"]
+        found.append(
+            Problem(
+                "Battle Results",
+                rows_of.get(key),
+                "Province",
+                province,
+                f"a province with a battle this turn ({listed})",
+            )
+        )
     for battle in battles:
         rows = result_rows(turn, battle.province)
         winners = [(k, r) for k, r in rows if r["Winner"]]
