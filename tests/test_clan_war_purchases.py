@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sheets_engine.clan_war import alliances, bids, purchases, recovery
+from datetime import UTC, datetime
+
+from sheets_engine.clan_war import alliances, bids, phases, purchases, recovery
 from tests.clan_war_support import cell, default_people, make_turn, person, provinces, results, state, unit
 
 
@@ -20,6 +22,7 @@ def start(rolls: list[int] | None = None, **rows: list[dict]) -> object:
     return turn
 
 
+NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
 ALLIED = [{"Faction A": "Crab", "Faction B": "Crane", "Since Turn": 1, "Status": "Active"}]
 
 
@@ -242,3 +245,16 @@ def test_a_troop_type_restricted_to_one_unit_counts_across_the_force() -> None:
     turn = start(purchases=[buy("Crane", "Daidoji Iron Warriors", 4, "Iron", "Doji"),
                             buy("Crane", "Daidoji Iron Warriors", 4, "More Iron", "Doji")])  # fmt: skip
     assert [s for s, _ in results(turn, "Purchases")] == ["Accepted", "Rejected"]
+
+
+def test_a_personality_won_by_a_bid_with_no_province_joins_only_where_the_faction_held_at_the_start() -> None:
+    """Empty Province: with the Daimyo; a Daimyo who marched out of the faction's provinces during the turn
+    does not take the new personality into neutral ground (new forces join where the faction held at the start)."""
+    bid = {"Turn": 1, "Faction": "Crab", "Personality": "Toku", "Bid": 60, "Status": "Pending"}
+    march = {"Turn": 1, "Phase": "primary", "Faction": "Crab", "Mover": "Hida Kisada", "To": "Pass"}
+    outcome = phases.resolve_turn(state(bids=[bid], moves=[march]), NOW)
+    people = outcome.state.frame("Personalities")
+    assert (people.at["Hida Kisada", "Province"], people.at["Toku", "Province"]) == ("Pass", "Hida")
+    assert outcome.state.frame("Bids").at[2, "Result"] == (
+        "won Toku for 60 koku; joins the army at Hida in the recovery phase. Placed at Hida"
+    )
