@@ -45,6 +45,23 @@ def test_a_dead_unique_personality_is_never_bought_again_by_anyone() -> None:
     assert results(turn, "Purchases") == [("Rejected", dead), ("Rejected", dead)]
 
 
+def test_a_unique_personality_and_its_experienced_version_are_one_personality() -> None:
+    """Hida Kisada dead never returns as Hida Kisada (Experienced); while one Kisada lives, nobody buys the other."""
+    people = [person("Hida Kisada", "Crab", "Hida Kisada", "Hida", Unique=True, Status="Dead"), default_people()[1]]
+    turn = start(personalities=people, purchases=[buy("Crab", "Hida Kisada (Experienced)", province="Hida")])
+    assert results(turn, "Purchases") == [
+        ("Rejected", "Hida Kisada (Experienced) is a version of Hida Kisada, a unique personality who has died: "
+                     "a dead unique personality may never be bought again"),
+    ]  # fmt: skip
+    turn = start(alliances=ALLIED, purchases=[
+        buy("Crane", "Hida Kisada (Experienced)", province="Doji", ally_ok=True),
+    ])  # fmt: skip
+    assert results(turn, "Purchases") == [
+        ("Rejected", "Hida Kisada (Experienced) is a version of Hida Kisada, which is unique and Crab has it already"),
+    ]
+    assert cell(turn, "Factions", "Crane", "Koku") == 1000
+
+
 def test_at_most_three_of_a_non_unique_personality_across_the_force() -> None:
     people = [*default_people(), person("Hida Aki", "Crab", "Hida Bushi", "Hida"),
               person("Hida Bo", "Crab", "Hida Bushi", "Kuni")]  # fmt: skip

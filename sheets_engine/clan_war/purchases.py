@@ -161,11 +161,30 @@ def check_unique(turn: Turn, entry: dict[str, Any]) -> None:
     """Only one of a unique item; a dead unique personality never again, by anyone."""
     if not entry["Unique"]:
         return
-    holder, dead = in_play(turn, str(entry["Item"]))
+    item = str(entry["Item"])
+    holder, dead = in_play(turn, item)
     if dead:
-        raise Refused(f"{entry['Item']} is unique and has died: a dead unique personality may never be bought again")
+        raise Refused(f"{item} is unique and has died: a dead unique personality may never be bought again")
     if holder:
-        raise Refused(f"{entry['Item']} is unique and {holder} has it already")
+        raise Refused(f"{item} is unique and {holder} has it already")
+    for other in versions(turn, item):
+        holder, dead = in_play(turn, other)
+        if dead:
+            raise Refused(
+                f"{item} is a version of {other}, a unique personality who has died: "
+                "a dead unique personality may never be bought again"
+            )
+        if holder:
+            raise Refused(f"{item} is a version of {other}, which is unique and {holder} has it already")
+
+
+def versions(turn: Turn, item: str) -> list[str]:
+    """The other unique versions of a personality (experienced or not, through the Catalogue's Experienced Of):
+    for uniqueness they are one personality."""
+    catalogue = turn.draft.frame("Catalogue")
+    base = str(catalogue.at[item, "Experienced Of"]) or item
+    family = {base} | {str(k) for k in catalogue.index[catalogue["Experienced Of"] == base]}
+    return sorted(k for k in family - {item} if k in catalogue.index and catalogue.at[k, "Unique"])
 
 
 def force_count(turn: Turn, faction: str, item: str) -> int:
