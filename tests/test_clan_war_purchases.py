@@ -62,6 +62,15 @@ def test_a_unique_personality_and_its_experienced_version_are_one_personality() 
     assert cell(turn, "Factions", "Crane", "Koku") == 1000
 
 
+def test_a_purchase_of_no_models_or_items_is_refused() -> None:
+    """Count 0 buys nothing: refused, rather than an empty unit taking the name or a row of 0 in the Stockpile."""
+    turn = start(purchases=[
+        buy("Crab", "Hida Ashigaru Spearmen", 0, "Levy", "Hida"), buy("Crab", "Yari", 0, action="stockpile"),
+    ])  # fmt: skip
+    nothing = "Count is 0: nothing to buy (give the number of models or items; an empty Count is 1)"
+    assert results(turn, "Purchases") == [("Rejected", nothing), ("Rejected", nothing)]
+
+
 def test_at_most_three_of_a_non_unique_personality_across_the_force() -> None:
     people = [*default_people(), person("Hida Aki", "Crab", "Hida Bushi", "Hida"),
               person("Hida Bo", "Crab", "Hida Bushi", "Kuni")]  # fmt: skip

@@ -72,6 +72,8 @@ def _settle(turn: Turn, key: Hashable, row: dict[str, Any]) -> tuple[str, bool]:
             f"{action} is not handled by the engine (it does not track which equipment each model carries); "
             "the GM records assignments and swaps in the Personalities tab's Items column"
         )
+    if action in (Action.BUY.value, Action.STOCKPILE.value, Action.REPLACE.value) and count_of(row) < 1:
+        raise Refused("Count is 0: nothing to buy (give the number of models or items; an empty Count is 1)")
     if action == Action.STOCKPILE.value:
         return _stockpile(turn, row, entry), True
     if action == Action.PROMOTE.value:
