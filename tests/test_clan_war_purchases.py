@@ -248,6 +248,20 @@ def test_a_special_item_goes_to_a_personality_that_did_not_battle_else_to_the_st
     assert results(turn, "Purchases")[0][0] == "Resolved"
 
 
+def test_a_special_item_may_go_to_a_personality_bought_in_the_same_turn() -> None:
+    """The document: newly purchased special items may be placed on any newly purchased personality."""
+    turn = start(purchases=[
+        buy("Crab", "Kuni Shugenja", target="Kuni Tansen", province="Kuni"),
+        buy("Crab", "Ancestral Hammer of the Crab", target="Kuni Tansen"),
+    ])  # fmt: skip
+    assert results(turn, "Purchases")[1] == (
+        "Accepted", "bought Ancestral Hammer of the Crab for 40 koku; Kuni Tansen receives it in the recovery phase",
+    )  # fmt: skip
+    recovery.place_new_forces(turn)
+    assert cell(turn, "Personalities", "Kuni Tansen", "Items") == "Ancestral Hammer of the Crab"
+    assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 70 - 40
+
+
 def test_a_personality_released_by_a_broken_alliance_is_not_dead_and_may_be_hired_again() -> None:
     people = [*default_people(), person("Matsu Tsuko", "Crane", "Matsu Tsuko", "Doji", Unique=True,
                                         Status="Released", From_Ally="Lion")]  # fmt: skip

@@ -286,7 +286,8 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         return _command_group(turn, row, entry, count, cause)
     if kind == ItemKind.SPECIAL_ITEM.value:
         target = str(row["Target"])
-        if not turn.draft.has("Personalities", target) or turn.draft.get("Personalities", target, "Faction") != faction:
+        mine = turn.draft.has("Personalities", target) and turn.draft.get("Personalities", target, "Faction") == faction
+        if not (mine or _bought_personality(turn, faction, target)):
             raise Refused(f"a special item must be assigned to a personality of {faction}: name one as Target")
         check_three(turn, faction, entry, 1)
         price = price_of(turn, faction, entry, 1, bool(row["Ally OK"]))
@@ -308,6 +309,22 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     what = f"{count} models of {item}" if kind == ItemKind.UNIT.value else item
     ally = f" ({price.ally} receives {price.ally_share} koku)" if price.ally else ""
     return f"bought {what} as {name} for {price.cost} koku{ally}; joins the army at {province} in the recovery phase"
+
+
+def _bought_personality(turn: Turn, faction: str, name: str) -> bool:
+    """Is `name` a personality the faction bought earlier this turn? (Placed in row order, before its items.)"""
+    frame = turn.draft.frame("Purchases")
+    rows = frame[
+        (frame["Turn"] == turn.number)
+        & (frame["Status"] == PurchaseStatus.ACCEPTED.value)
+        & (frame["Faction"] == faction)
+        & (frame["Action"] == Action.BUY.value)
+    ]
+    for item, target in zip(rows["Item"], rows["Target"], strict=True):
+        entry = turn.catalogue(str(item))
+        if entry and entry["Kind"] == ItemKind.PERSONALITY.value and (str(target) or str(item)) == name:
+            return True
+    return False
 
 
 def _command_group(turn: Turn, row: dict[str, Any], entry: dict[str, Any], count: int, cause: str) -> str:
