@@ -262,6 +262,20 @@ def test_a_special_item_may_go_to_a_personality_bought_in_the_same_turn() -> Non
     assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 70 - 40
 
 
+def test_no_special_item_or_command_group_is_bought_for_a_dead_personality() -> None:
+    """A dead (or released) personality carries nothing and leads no command group: refused, nothing paid."""
+    people = [*default_people(), person("Hida Aki", "Crab", "Hida Bushi", "Hida", Status="Dead")]
+    turn = start(personalities=people, purchases=[
+        buy("Crab", "Ancestral Hammer of the Crab", target="Hida Aki"),
+        buy("Crab", "Crab Command Group", 2, target="Hida Aki"),
+    ])  # fmt: skip
+    assert results(turn, "Purchases") == [
+        ("Rejected", "Hida Aki is Dead: name a personality in play as Target"),
+        ("Rejected", "Hida Aki is Dead: name a personality in play as Target"),
+    ]
+    assert cell(turn, "Factions", "Crab", "Koku") == 1000
+
+
 def test_a_personality_released_by_a_broken_alliance_is_not_dead_and_may_be_hired_again() -> None:
     people = [*default_people(), person("Matsu Tsuko", "Crane", "Matsu Tsuko", "Doji", Unique=True,
                                         Status="Released", From_Ally="Lion")]  # fmt: skip

@@ -289,6 +289,7 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         mine = turn.draft.has("Personalities", target) and turn.draft.get("Personalities", target, "Faction") == faction
         if not (mine or _bought_personality(turn, faction, target)):
             raise Refused(f"a special item must be assigned to a personality of {faction}: name one as Target")
+        _in_play(turn, target)
         check_three(turn, faction, entry, 1)
         price = price_of(turn, faction, entry, 1, bool(row["Ally OK"]))
         pay(turn, faction, price, cause)
@@ -309,6 +310,13 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     what = f"{count} models of {item}" if kind == ItemKind.UNIT.value else item
     ally = f" ({price.ally} receives {price.ally_share} koku)" if price.ally else ""
     return f"bought {what} as {name} for {price.cost} koku{ally}; joins the army at {province} in the recovery phase"
+
+
+def _in_play(turn: Turn, person: str) -> None:
+    """A Target personality must be in play: a dead or released one carries nothing and leads nobody."""
+    status = turn.draft.get("Personalities", person, "Status") if turn.draft.has("Personalities", person) else ""
+    if status in GONE:
+        raise Refused(f"{person} is {status}: name a personality in play as Target")
 
 
 def _bought_personality(turn: Turn, faction: str, name: str) -> bool:
@@ -333,6 +341,7 @@ def _command_group(turn: Turn, row: dict[str, Any], entry: dict[str, Any], count
     faction, target = str(row["Faction"]), str(row["Target"])
     if not turn.draft.has("Personalities", target) or turn.draft.get("Personalities", target, "Faction") != faction:
         raise Refused(f"name the personality of {faction} the command group accompanies as Target")
+    _in_play(turn, target)
     if str(entry["Clan"]) != faction:
         raise Refused(f"{entry['Item']} is the {entry['Clan']}'s command group, not {faction}'s")
     free = 0
