@@ -95,6 +95,13 @@ def test_generic_leadership_packages_are_unlimited_and_clan_ones_three() -> None
     assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 3 * 20 - 15
 
 
+def test_a_destroyed_unit_is_not_promoted() -> None:
+    units = [unit("Fallen", "Crab", "Hida Ashigaru Spearmen", "Hida", 0, Status="Destroyed")]
+    turn = start(units=units, purchases=[buy("Crab", "Gunso", target="Fallen", action="promote")])
+    assert results(turn, "Purchases") == [("Rejected", "Fallen was destroyed: there is no model to promote")]
+    assert cell(turn, "Factions", "Crab", "Koku") == 1000
+
+
 def test_a_troop_types_model_limit_counts_across_the_force() -> None:
     units = [
         unit("Wall", "Crab", "Hida Heavy Infantry", "Hida", 20),

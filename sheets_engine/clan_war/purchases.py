@@ -418,6 +418,8 @@ def _promote(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         raise Refused(f"{entry['Item']} is not a leadership package: only models are promoted")
     if not turn.draft.has("Units", unit) or turn.draft.get("Units", unit, "Faction") != faction:
         raise Refused(f"name a unit of {faction} as Target")
+    if turn.draft.get("Units", unit, "Status") == UnitStatus.DESTROYED.value:
+        raise Refused(f"{unit} was destroyed: there is no model to promote")
     clan = str(entry["Clan"])
     if clan != faction and not is_unaligned(clan):
         raise Refused(f"{entry['Item']} is the {clan}'s leadership package: clan packages stay in the clan")
