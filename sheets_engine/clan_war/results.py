@@ -9,8 +9,7 @@ from typing import Any
 
 from sheets_engine.clan_war.battles import Battle, result_rows, winning_side
 from sheets_engine.clan_war.game import Turn
-from sheets_engine.clan_war.schema import UnitStatus
-from sheets_engine.clan_war.validate import NEUTRAL
+from sheets_engine.clan_war.schema import NEUTRAL, UnitStatus
 from sheets_engine.core.problems import InvalidCampaign, Problem
 
 

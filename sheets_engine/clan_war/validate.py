@@ -10,15 +10,14 @@ import difflib
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+from sheets_engine.clan_war import alliances, battles, results
 from sheets_engine.clan_war.game import Turn
-from sheets_engine.clan_war.schema import ItemKind, Phase
+from sheets_engine.clan_war.schema import NEUTRAL, ItemKind, Phase
 from sheets_engine.clan_war.settings import Settings, settings_problems
 from sheets_engine.core.cells import split_names
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import Draft, GameState
-
-NEUTRAL = "neutral"  # Battle Results' Control: leave the province neutral
 
 
 def expected_name(target: str, value: Any, known: Iterable[Any]) -> str:
@@ -139,8 +138,6 @@ def check(state: GameState) -> list[Problem]:
 
 def _typed_results(state: GameState, settings: Settings) -> list[Problem]:
     """A paused turn: the Battle Results typed so far that the next resolve would refuse (every name is known)."""
-    from sheets_engine.clan_war import alliances, battles, results  # they import this module
-
     turn = Turn(Draft(state), settings, Dice(settings.seed, settings.turn), settings.turn)
     alliances.broken_by_the_gm(turn)  # as the resolve does before it finds the battles again
     return results.problems(turn, battles.find(turn))
