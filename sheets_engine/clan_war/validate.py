@@ -10,7 +10,8 @@ import difflib
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from sheets_engine.clan_war import alliances, battles, results
+from sheets_engine.clan_war import battles, results
+from sheets_engine.clan_war.alliances import broken_by_the_gm
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import NEUTRAL, ItemKind, Phase
 from sheets_engine.clan_war.settings import Settings, settings_problems
@@ -139,7 +140,7 @@ def check(state: GameState) -> list[Problem]:
 def _typed_results(state: GameState, settings: Settings) -> list[Problem]:
     """A paused turn: the Battle Results typed so far that the next resolve would refuse (every name is known)."""
     turn = Turn(Draft(state), settings, Dice(settings.seed, settings.turn), settings.turn)
-    alliances.broken_by_the_gm(turn)  # as the resolve does before it finds the battles again
+    broken_by_the_gm(turn)  # as the resolve does before it finds the battles again
     return results.problems(turn, battles.find(turn))
 
 
