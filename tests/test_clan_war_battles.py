@@ -123,6 +123,34 @@ def test_the_losers_withdraw_only_to_a_province_they_held_at_the_start_of_the_tu
     )
 
 
+def test_the_losers_do_not_withdraw_into_the_province_they_lost() -> None:
+    """A withdrawal leaves the field: the province lost is no retreat, even for the defender who held it."""
+    rows = wall_and_goblins(battle_results=[
+        result("Shiro", Winner="Crab"),
+        result("Shiro", Unit="Goblins", Models_Lost=5, Left_Table=True, Withdraw_To="Shiro"),
+    ])  # fmt: skip
+    with pytest.raises(InvalidCampaign) as refused:
+        _applied([], **rows)
+    assert [str(p) for p in refused.value.problems] == [
+        "Battle Results, row 3, column Withdraw To: found 'Shiro'; "
+        "a province Shadowlands controlled at the start of the turn other than Shiro, where it lost"
+    ]
+
+
+def test_battle_results_for_a_province_where_no_battle_was_fought_are_refused() -> None:
+    """A row for a province with no battle this turn (a typo, a battle that never happened) is not ignored."""
+    rows = wall_and_goblins(battle_results=[
+        result("Shiro", Winner="Crab"),
+        result("Shiro", Unit="Goblins", Final_Status="Destroyed"),
+        result("Kuni", Winner="Crab"),
+    ])  # fmt: skip
+    with pytest.raises(InvalidCampaign) as refused:
+        _applied([], **rows)
+    assert [str(p) for p in refused.value.problems] == [
+        "Battle Results, row 4, column Province: found 'Kuni'; a province with a battle this turn (turn 1: Shiro)"
+    ]
+
+
 def test_a_turn_waiting_for_battle_results_is_refused_naming_the_battles() -> None:
     with pytest.raises(results.ResultsMissing) as refused:
         phases.resolve_turn(state({"phase": "battle"}, **wall_and_goblins()), NOW)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sheets_engine.clan_war import alliances, bids, purchases, recovery
+from datetime import UTC, datetime
+
+from sheets_engine.clan_war import alliances, bids, phases, purchases, recovery
 from tests.clan_war_support import cell, default_people, make_turn, person, provinces, results, state, unit
 
 
@@ -20,6 +22,7 @@ def start(rolls: list[int] | None = None, **rows: list[dict]) -> object:
     return turn
 
 
+NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
 ALLIED = [{"Faction A": "Crab", "Faction B": "Crane", "Since Turn": 1, "Status": "Active"}]
 
 
@@ -40,6 +43,32 @@ def test_a_dead_unique_personality_is_never_bought_again_by_anyone() -> None:
     ])  # fmt: skip
     dead = "Hida Kisada is unique and has died: a dead unique personality may never be bought again"
     assert results(turn, "Purchases") == [("Rejected", dead), ("Rejected", dead)]
+
+
+def test_a_unique_personality_and_its_experienced_version_are_one_personality() -> None:
+    """Hida Kisada dead never returns as Hida Kisada (Experienced); while one Kisada lives, nobody buys the other."""
+    people = [person("Hida Kisada", "Crab", "Hida Kisada", "Hida", Unique=True, Status="Dead"), default_people()[1]]
+    turn = start(personalities=people, purchases=[buy("Crab", "Hida Kisada (Experienced)", province="Hida")])
+    assert results(turn, "Purchases") == [
+        ("Rejected", "Hida Kisada (Experienced) is a version of Hida Kisada, a unique personality who has died: "
+                     "a dead unique personality may never be bought again"),
+    ]  # fmt: skip
+    turn = start(alliances=ALLIED, purchases=[
+        buy("Crane", "Hida Kisada (Experienced)", province="Doji", ally_ok=True),
+    ])  # fmt: skip
+    assert results(turn, "Purchases") == [
+        ("Rejected", "Hida Kisada (Experienced) is a version of Hida Kisada, which is unique and Crab has it already"),
+    ]
+    assert cell(turn, "Factions", "Crane", "Koku") == 1000
+
+
+def test_a_purchase_of_no_models_or_items_is_refused() -> None:
+    """Count 0 buys nothing: refused, rather than an empty unit taking the name or a row of 0 in the Stockpile."""
+    turn = start(purchases=[
+        buy("Crab", "Hida Ashigaru Spearmen", 0, "Levy", "Hida"), buy("Crab", "Yari", 0, action="stockpile"),
+    ])  # fmt: skip
+    nothing = "Count is 0: nothing to buy (give the number of models or items; an empty Count is 1)"
+    assert results(turn, "Purchases") == [("Rejected", nothing), ("Rejected", nothing)]
 
 
 def test_at_most_three_of_a_non_unique_personality_across_the_force() -> None:
@@ -64,6 +93,13 @@ def test_generic_leadership_packages_are_unlimited_and_clan_ones_three() -> None
     assert results(turn, "Purchases")[3][1] == "Crab may have at most 3 of Hida Gunso across its force, and has 3"
     assert cell(turn, "Units", "Spears 4", "Leader") == "Gunso"
     assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 3 * 20 - 15
+
+
+def test_a_destroyed_unit_is_not_promoted() -> None:
+    units = [unit("Fallen", "Crab", "Hida Ashigaru Spearmen", "Hida", 0, Status="Destroyed")]
+    turn = start(units=units, purchases=[buy("Crab", "Gunso", target="Fallen", action="promote")])
+    assert results(turn, "Purchases") == [("Rejected", "Fallen was destroyed: there is no model to promote")]
+    assert cell(turn, "Factions", "Crab", "Koku") == 1000
 
 
 def test_a_troop_types_model_limit_counts_across_the_force() -> None:
@@ -219,6 +255,34 @@ def test_a_special_item_goes_to_a_personality_that_did_not_battle_else_to_the_st
     assert results(turn, "Purchases")[0][0] == "Resolved"
 
 
+def test_a_special_item_may_go_to_a_personality_bought_in_the_same_turn() -> None:
+    """The document: newly purchased special items may be placed on any newly purchased personality."""
+    turn = start(purchases=[
+        buy("Crab", "Kuni Shugenja", target="Kuni Tansen", province="Kuni"),
+        buy("Crab", "Ancestral Hammer of the Crab", target="Kuni Tansen"),
+    ])  # fmt: skip
+    assert results(turn, "Purchases")[1] == (
+        "Accepted", "bought Ancestral Hammer of the Crab for 40 koku; Kuni Tansen receives it in the recovery phase",
+    )  # fmt: skip
+    recovery.place_new_forces(turn)
+    assert cell(turn, "Personalities", "Kuni Tansen", "Items") == "Ancestral Hammer of the Crab"
+    assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 70 - 40
+
+
+def test_no_special_item_or_command_group_is_bought_for_a_dead_personality() -> None:
+    """A dead (or released) personality carries nothing and leads no command group: refused, nothing paid."""
+    people = [*default_people(), person("Hida Aki", "Crab", "Hida Bushi", "Hida", Status="Dead")]
+    turn = start(personalities=people, purchases=[
+        buy("Crab", "Ancestral Hammer of the Crab", target="Hida Aki"),
+        buy("Crab", "Crab Command Group", 2, target="Hida Aki"),
+    ])  # fmt: skip
+    assert results(turn, "Purchases") == [
+        ("Rejected", "Hida Aki is Dead: name a personality in play as Target"),
+        ("Rejected", "Hida Aki is Dead: name a personality in play as Target"),
+    ]
+    assert cell(turn, "Factions", "Crab", "Koku") == 1000
+
+
 def test_a_personality_released_by_a_broken_alliance_is_not_dead_and_may_be_hired_again() -> None:
     people = [*default_people(), person("Matsu Tsuko", "Crane", "Matsu Tsuko", "Doji", Unique=True,
                                         Status="Released", From_Ally="Lion")]  # fmt: skip
@@ -242,3 +306,16 @@ def test_a_troop_type_restricted_to_one_unit_counts_across_the_force() -> None:
     turn = start(purchases=[buy("Crane", "Daidoji Iron Warriors", 4, "Iron", "Doji"),
                             buy("Crane", "Daidoji Iron Warriors", 4, "More Iron", "Doji")])  # fmt: skip
     assert [s for s, _ in results(turn, "Purchases")] == ["Accepted", "Rejected"]
+
+
+def test_a_personality_won_by_a_bid_with_no_province_joins_only_where_the_faction_held_at_the_start() -> None:
+    """Empty Province: with the Daimyo; a Daimyo who marched out of the faction's provinces during the turn
+    does not take the new personality into neutral ground (new forces join where the faction held at the start)."""
+    bid = {"Turn": 1, "Faction": "Crab", "Personality": "Toku", "Bid": 60, "Status": "Pending"}
+    march = {"Turn": 1, "Phase": "primary", "Faction": "Crab", "Mover": "Hida Kisada", "To": "Pass"}
+    outcome = phases.resolve_turn(state(bids=[bid], moves=[march]), NOW)
+    people = outcome.state.frame("Personalities")
+    assert (people.at["Hida Kisada", "Province"], people.at["Toku", "Province"]) == ("Pass", "Hida")
+    assert outcome.state.frame("Bids").at[2, "Result"] == (
+        "won Toku for 60 koku; joins the army at Hida in the recovery phase. Placed at Hida"
+    )

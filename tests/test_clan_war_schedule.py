@@ -44,13 +44,13 @@ def test_the_start_of_a_turn_waits_for_its_deadline_which_then_moves_on_by_turn_
     assert _game(due)["last_resolved_turn"] == "1"
 
 
-def test_check_before_the_deadline_previews_the_turn_as_if_it_had_passed() -> None:
-    """The point of `check`: a player learns before the deadline whether the order will work."""
-    from sheets_engine.clan_war.preview import preview
-
-    bad = {**MOVE, "Mover": "Doji Hoturi", "Faction": "Crane", "To": "Shiro"}
+def test_check_before_the_deadline_previews_each_order_as_the_resolve_at_the_deadline_will() -> None:
+    """`check` is run before the deadline: it must judge the orders, not see the turn as not yet due."""
     game = {"deadline": "2026-12-01 20:00:00", "time_zone": "UTC", "turn_hours": 48}
-    outcome = preview(state(game, moves=[MOVE, bad]), NOON)
-    results = list(outcome.state.frame("Moves")["Result"])
-    assert results[0].startswith("Check: valid now: ")
-    assert results[1].startswith("Check: will fail: ")
+    far = {**MOVE, "To": "Pit"}  # then from Kuni to the Pit: no road
+    checked = RULESET.preview(state(game, moves=[MOVE, far]), NOON)
+    assert list(checked.state.frame("Moves")["Result"]) == [
+        "Check: valid now: moved from Hida to Kuni",
+        "Check: will fail: Pit is not adjacent to Kuni or to friendly territory it can reach",
+    ]
+    assert list(checked.state.frame("Moves")["Status"]) == ["Pending", "Pending"]

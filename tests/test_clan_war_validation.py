@@ -132,3 +132,17 @@ def test_a_catalogue_without_the_optional_max_units_column_still_reads() -> None
     loaded, found = load_state(MemoryStore(laid).read(), RULESET.tabs)
     assert [str(p) for p in found] == []
     assert loaded.frame("Catalogue").at["Daidoji Iron Warriors", "Max Units"] is None
+
+
+def test_validate_on_a_paused_turn_reports_battle_results_that_resolve_would_refuse() -> None:
+    """The GM types the results and runs validate: it says what the next resolve will refuse, row by row
+    (results not typed yet are no problem: the turn is simply waiting)."""
+    units = [unit("Wall", "Crab", "Hida Heavy Infantry", "Shiro", 10, "Gunso"),
+             unit("Goblins", "Shadowlands", "Goblin Rabble", "Shiro", 20, "Gunso")]  # fmt: skip
+    assert problems({"phase": "battle"}, units=units) == []
+    typed = [{"Turn": 1, "Province": "Shiro", "Winner": "Crab"},
+             {"Turn": 1, "Province": "Shiro", "Unit": "Wall", "Models Lost": 12},
+             {"Turn": 1, "Province": "Shiro", "Unit": "Goblins", "Final Status": "Destroyed"}]  # fmt: skip
+    assert [str(p) for p in problems({"phase": "battle"}, units=units, battle_results=typed)] == [
+        "Battle Results, row 3, column Models Lost: found '12'; at most the 10 models of Wall"
+    ]

@@ -17,8 +17,7 @@ from typing import Any
 
 from sheets_engine.clan_war import alliances
 from sheets_engine.clan_war.game import Turn, share
-from sheets_engine.clan_war.schema import RINGS, PersonalityStatus, Special, UnitStatus
-from sheets_engine.clan_war.validate import NEUTRAL
+from sheets_engine.clan_war.schema import NEUTRAL, RINGS, PersonalityStatus, Special, UnitStatus
 from sheets_engine.core.dice import Dice
 
 

@@ -41,15 +41,27 @@ def bids(turn: Turn) -> None:
                 draft.set("Bids", key, "Result", f"tied at {row['Bid']} koku: nobody recruits {item} this turn", cause)
             elif key == best[0]:
                 pay(turn, str(row["Faction"]), Price(price), cause)
-                where = str(row["Province"]) or str(
-                    draft.get("Personalities", draft.get("Factions", row["Faction"], "Daimyo"), "Province")
-                )
+                where = join_at(turn, row)
                 turn.bids.resolve(
                     key, f"won {item} for {price} koku; joins the army at {where} in the recovery phase", cause
                 )
             else:
                 turn.bids.supersede(key, f"outbid: {draft.get('Bids', best[0], 'Faction')} recruits {item}", cause)
         turn.summary["personalities bid for"] += 1
+
+
+def join_at(turn: Turn, row: dict[str, Any]) -> str:
+    """Where a personality won by a bid joins the army: the bid's Province; empty: with the Daimyo, while the
+    Daimyo stands in a province the faction controlled at the start of the turn (new forces join only there),
+    else at the first of those provinces in the Provinces tab's order."""
+    faction = str(row["Faction"])
+    if row["Province"]:
+        return str(row["Province"])
+    daimyo = str(turn.draft.get("Factions", faction, "Daimyo"))
+    where = str(turn.draft.get("Personalities", daimyo, "Province")) if turn.draft.has("Personalities", daimyo) else ""
+    if turn.start_control.get(where) == faction:
+        return where
+    return next((p for p, holder in turn.start_control.items() if holder == faction), "")
 
 
 def _bid_price(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> int:

@@ -146,10 +146,9 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dic
     if resuming:
         alliances.broken_by_the_gm(turn)  # broken while the battles were fought: the sides are as they stood
         found = battles.find(turn)
-    if found:
-        results.refuse_incomplete(turn, found)
-        for battle in found:
-            battles.apply(turn, battle)
+    results.refuse_incomplete(turn, found)  # with no battles too: a results row of the turn would be ignored
+    for battle in found:
+        battles.apply(turn, battle)
     battles.occupy(turn, found)
     for _name, step in _SECOND:
         step(turn)

@@ -32,7 +32,8 @@ def preview(state: GameState, now: datetime) -> Outcome:
             else f"turn {settings.turn} was already resolved"
         )
         return Outcome(state, [], {}, settings.turn, {"checked": False, "reason": reason})
-    after = phases.resolve_turn(state, now, force=True).state  # before the deadline: as if it had passed
+    # forced: `check` runs before the deadline, and must judge the orders as the resolve at the deadline will
+    after = phases.resolve_turn(state, now, force=True).state
     draft = Draft(state)
     counts: Counter[str] = Counter()
     for tab in TABS:

@@ -72,6 +72,8 @@ def _settle(turn: Turn, key: Hashable, row: dict[str, Any]) -> tuple[str, bool]:
             f"{action} is not handled by the engine (it does not track which equipment each model carries); "
             "the GM records assignments and swaps in the Personalities tab's Items column"
         )
+    if action in (Action.BUY.value, Action.STOCKPILE.value, Action.REPLACE.value) and count_of(row) < 1:
+        raise Refused("Count is 0: nothing to buy (give the number of models or items; an empty Count is 1)")
     if action == Action.STOCKPILE.value:
         return _stockpile(turn, row, entry), True
     if action == Action.PROMOTE.value:
@@ -161,11 +163,30 @@ def check_unique(turn: Turn, entry: dict[str, Any]) -> None:
     """Only one of a unique item; a dead unique personality never again, by anyone."""
     if not entry["Unique"]:
         return
-    holder, dead = in_play(turn, str(entry["Item"]))
+    item = str(entry["Item"])
+    holder, dead = in_play(turn, item)
     if dead:
-        raise Refused(f"{entry['Item']} is unique and has died: a dead unique personality may never be bought again")
+        raise Refused(f"{item} is unique and has died: a dead unique personality may never be bought again")
     if holder:
-        raise Refused(f"{entry['Item']} is unique and {holder} has it already")
+        raise Refused(f"{item} is unique and {holder} has it already")
+    for other in versions(turn, item):
+        holder, dead = in_play(turn, other)
+        if dead:
+            raise Refused(
+                f"{item} is a version of {other}, a unique personality who has died: "
+                "a dead unique personality may never be bought again"
+            )
+        if holder:
+            raise Refused(f"{item} is a version of {other}, which is unique and {holder} has it already")
+
+
+def versions(turn: Turn, item: str) -> list[str]:
+    """The other unique versions of a personality (experienced or not, through the Catalogue's Experienced Of):
+    for uniqueness they are one personality."""
+    catalogue = turn.draft.frame("Catalogue")
+    base = str(catalogue.at[item, "Experienced Of"]) or item
+    family = {base} | {str(k) for k in catalogue.index[catalogue["Experienced Of"] == base]}
+    return sorted(k for k in family - {item} if k in catalogue.index and catalogue.at[k, "Unique"])
 
 
 def force_count(turn: Turn, faction: str, item: str) -> int:
@@ -265,8 +286,10 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         return _command_group(turn, row, entry, count, cause)
     if kind == ItemKind.SPECIAL_ITEM.value:
         target = str(row["Target"])
-        if not turn.draft.has("Personalities", target) or turn.draft.get("Personalities", target, "Faction") != faction:
+        mine = turn.draft.has("Personalities", target) and turn.draft.get("Personalities", target, "Faction") == faction
+        if not (mine or _bought_personality(turn, faction, target)):
             raise Refused(f"a special item must be assigned to a personality of {faction}: name one as Target")
+        _in_play(turn, target)
         check_three(turn, faction, entry, 1)
         price = price_of(turn, faction, entry, 1, bool(row["Ally OK"]))
         pay(turn, faction, price, cause)
@@ -289,12 +312,36 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     return f"bought {what} as {name} for {price.cost} koku{ally}; joins the army at {province} in the recovery phase"
 
 
+def _in_play(turn: Turn, person: str) -> None:
+    """A Target personality must be in play: a dead or released one carries nothing and leads nobody."""
+    status = turn.draft.get("Personalities", person, "Status") if turn.draft.has("Personalities", person) else ""
+    if status in GONE:
+        raise Refused(f"{person} is {status}: name a personality in play as Target")
+
+
+def _bought_personality(turn: Turn, faction: str, name: str) -> bool:
+    """Is `name` a personality the faction bought earlier this turn? (Placed in row order, before its items.)"""
+    frame = turn.draft.frame("Purchases")
+    rows = frame[
+        (frame["Turn"] == turn.number)
+        & (frame["Status"] == PurchaseStatus.ACCEPTED.value)
+        & (frame["Faction"] == faction)
+        & (frame["Action"] == Action.BUY.value)
+    ]
+    for item, target in zip(rows["Item"], rows["Target"], strict=True):
+        entry = turn.catalogue(str(item))
+        if entry and entry["Kind"] == ItemKind.PERSONALITY.value and (str(target) or str(item)) == name:
+            return True
+    return False
+
+
 def _command_group(turn: Turn, row: dict[str, Any], entry: dict[str, Any], count: int, cause: str) -> str:
     """Command group models for a personality: the Daimyo's entourage is free up to entourage_share of the
     Daimyo's cost; more models (and other generals' groups) at regular cost."""
     faction, target = str(row["Faction"]), str(row["Target"])
     if not turn.draft.has("Personalities", target) or turn.draft.get("Personalities", target, "Faction") != faction:
         raise Refused(f"name the personality of {faction} the command group accompanies as Target")
+    _in_play(turn, target)
     if str(entry["Clan"]) != faction:
         raise Refused(f"{entry['Item']} is the {entry['Clan']}'s command group, not {faction}'s")
     free = 0
@@ -371,6 +418,8 @@ def _promote(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         raise Refused(f"{entry['Item']} is not a leadership package: only models are promoted")
     if not turn.draft.has("Units", unit) or turn.draft.get("Units", unit, "Faction") != faction:
         raise Refused(f"name a unit of {faction} as Target")
+    if turn.draft.get("Units", unit, "Status") == UnitStatus.DESTROYED.value:
+        raise Refused(f"{unit} was destroyed: there is no model to promote")
     clan = str(entry["Clan"])
     if clan != faction and not is_unaligned(clan):
         raise Refused(f"{entry['Item']} is the {clan}'s leadership package: clan packages stay in the clan")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from sheets_engine.clan_war.bids import join_at
 from sheets_engine.clan_war.game import Turn, share
 from sheets_engine.clan_war.purchases import count_of
 from sheets_engine.clan_war.schema import (
@@ -86,9 +87,7 @@ def place_new_forces(turn: Turn) -> None:
             continue
         entry = turn.catalogue(str(row["Personality"]))
         assert entry is not None
-        province = str(row["Province"]) or str(
-            draft.get("Personalities", draft.get("Factions", row["Faction"], "Daimyo"), "Province")
-        )
+        province = join_at(turn, row)
         cause = f"bid for {row['Personality']} by {row['Faction']}: placed"
         _new_personality(turn, str(row["Personality"]), str(row["Faction"]), entry, province, "", cause)
         draft.set("Bids", key, "Status", BidStatus.PLACED.value, cause)

@@ -9,8 +9,7 @@ from typing import Any
 
 from sheets_engine.clan_war.battles import Battle, result_rows, winning_side
 from sheets_engine.clan_war.game import Turn
-from sheets_engine.clan_war.schema import UnitStatus
-from sheets_engine.clan_war.validate import NEUTRAL
+from sheets_engine.clan_war.schema import NEUTRAL, UnitStatus
 from sheets_engine.core.problems import InvalidCampaign, Problem
 
 
@@ -68,6 +67,21 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
     """Battle Results that cannot be applied as they stand (each at its row)."""
     found: list[Problem] = []
     rows_of = turn.draft.state.rows["Battle Results"]
+    # a row of this turn for a province where nobody fought would be ignored: a typo or a battle that never was
+    fought = [b.province for b in battles]
+    frame = turn.draft.frame("Battle Results")
+    for key in frame.index[(frame["Turn"] == turn.number) & ~frame["Province"].isin(fought)]:
+        listed = f"turn {turn.number}: {', '.join(fought)}" if fought else f"turn {turn.number} has none"
+        province = frame.at[key, "Province"]
+        found.append(
+            Problem(
+                "Battle Results",
+                rows_of.get(key),
+                "Province",
+                province,
+                f"a province with a battle this turn ({listed})",
+            )
+        )
     for battle in battles:
         rows = result_rows(turn, battle.province)
         winners = [(k, r) for k, r in rows if r["Winner"]]
@@ -159,14 +173,15 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
             target = str(row["Withdraw To"])
             if target:
                 named.add(faction)
-                if target not in retreats(turn, faction, battle.province):
+                if target not in retreats(turn, faction, battle.province, lost=faction not in side):
+                    here = f" other than {target}, where it lost" if target == battle.province else ""
                     found.append(
                         Problem(
                             "Battle Results",
                             rows_of.get(key),
                             "Withdraw To",
                             target,
-                            f"a province {faction} controlled at the start of the turn",
+                            f"a province {faction} controlled at the start of the turn{here}",
                         )
                     )
                 elif withdraw.setdefault(faction, target) != target:
@@ -207,10 +222,10 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
     return found
 
 
-def retreats(turn: Turn, faction: str, province: str) -> set[str]:
-    """Where a faction's forces may withdraw: a province it controlled at the start of the turn (a faction
-    that held none, as Toturi's Army may, withdraws to a province next to the battle)."""
-    held = {p for p, holder in turn.start_control.items() if holder == faction}
+def retreats(turn: Turn, faction: str, province: str, lost: bool = True) -> set[str]:
+    """Where a faction's forces may withdraw: a province it controlled at the start of the turn, for the losers
+    never the one they lost (a faction that held no other, as Toturi's Army may, withdraws next to the battle)."""
+    held = {p for p, holder in turn.start_control.items() if holder == faction and not (lost and p == province)}
     return held or set(turn.neighbours(province))
 
 

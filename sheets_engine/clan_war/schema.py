@@ -52,6 +52,7 @@ class ItemKind(StrEnum):
 
 
 UNALIGNED = "Unaligned"  # the Catalogue's Clan of items no clan owns
+NEUTRAL = "neutral"  # Battle Results' Control: leave the province neutral
 
 
 class UnitStatus(StrEnum):

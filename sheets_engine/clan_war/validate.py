@@ -10,13 +10,15 @@ import difflib
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from sheets_engine.clan_war.schema import ItemKind
-from sheets_engine.clan_war.settings import settings_problems
+from sheets_engine.clan_war import battles, results
+from sheets_engine.clan_war.alliances import broken_by_the_gm
+from sheets_engine.clan_war.game import Turn
+from sheets_engine.clan_war.schema import NEUTRAL, ItemKind, Phase
+from sheets_engine.clan_war.settings import Settings, settings_problems
 from sheets_engine.core.cells import split_names
+from sheets_engine.core.dice import Dice
 from sheets_engine.core.problems import Problem
-from sheets_engine.core.tables import GameState
-
-NEUTRAL = "neutral"  # Battle Results' Control: leave the province neutral
+from sheets_engine.core.tables import Draft, GameState
 
 
 def expected_name(target: str, value: Any, known: Iterable[Any]) -> str:
@@ -63,7 +65,7 @@ class _Tab:
 def check(state: GameState) -> list[Problem]:
     """Every cross-reference problem in the campaign."""
     problems: list[Problem] = []
-    settings_problems(state, problems)
+    settings = settings_problems(state, problems)
     _provinces(state, problems)
     factions = _Tab(state, "Factions", problems)
     factions.names("Daimyo", "Personalities")
@@ -130,7 +132,16 @@ def check(state: GameState) -> list[Problem]:
     for key, row in alliances.frame.iterrows():
         if row["Faction A"] and row["Faction A"] == row["Faction B"]:
             alliances.add(key, "Faction B", row["Faction B"], "another faction (a faction cannot ally with itself)")
+    if not problems and settings is not None and settings.phase == Phase.BATTLE.value:
+        problems += _typed_results(state, settings)
     return problems
+
+
+def _typed_results(state: GameState, settings: Settings) -> list[Problem]:
+    """A paused turn: the Battle Results typed so far that the next resolve would refuse (every name is known)."""
+    turn = Turn(Draft(state), settings, Dice(settings.seed, settings.turn), settings.turn)
+    broken_by_the_gm(turn)  # as the resolve does before it finds the battles again
+    return results.problems(turn, battles.find(turn))
 
 
 def _provinces(state: GameState, problems: list[Problem]) -> None:
