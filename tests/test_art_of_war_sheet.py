@@ -306,3 +306,13 @@ def test_a_march_with_no_entry_that_can_be_read_is_rejected_and_the_house_may_or
     )
     assert store.records("Orders")[-1]["Status"] == "Rejected"
     assert next(r for r in store.records("Pieces") if r["Piece"] == "P2")["Hex"] == "0,-3"
+
+
+def test_a_bad_cell_of_a_house_or_a_terrain_is_one_error_not_one_for_every_cell_that_names_it() -> None:
+    store = campaign()
+    edit(store, "Houses", "Tiger", "Temper", "angry")
+    edit(store, "Terrain", "plain", "Cost", 3)
+    assert problems(store) == [
+        "Houses, row 3, column Temper: found 'angry'; expected one of: cautious, steady, ruthless",
+        "Terrain, row 2, column Cost: found '3'; expected at most 2",
+    ]
