@@ -22,6 +22,7 @@ from sheets_engine.art_of_war import bots, orders
 from sheets_engine.art_of_war.model import Event, Status, World
 from sheets_engine.art_of_war.rules import Order, next_season_of, play_turn
 from sheets_engine.art_of_war.schema import OrderStatus
+from sheets_engine.art_of_war.setup import seed_words
 from sheets_engine.art_of_war.sheet import read_world, record, record_ledger
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.lifecycle import RunStatus, nothing_to_do, paused
@@ -33,8 +34,9 @@ MAX_RESULT = 30_000  # a Result stays well inside a cell
 
 
 def bot_dice(seed: str, season: int, house: str) -> Dice:
-    """The seeded stream a bot draws from on its turn of a season (the same seed, the same draws)."""
-    return Dice(str(seed), season).stream("house", house)
+    """The seeded stream a bot draws from on its turn of a season (the same seed, the same draws; spaces and case
+    aside, as for the board)."""
+    return Dice(seed_words(seed), season).stream("house", house)
 
 
 def result_text(events: list[Event]) -> str:
