@@ -284,7 +284,10 @@ def test_an_order_for_a_season_that_is_over_is_rejected_saying_so_when_the_house
     app.resolve(store, now=NOW)  # Crane raises in season 1, Tiger closes it
     store.tabs["Orders"].append([{"Season": 1, "House": "Crane", "Order": "raise"}.get(c) for c in header])
     report = app.resolve(store, now=NOW)
-    assert report.headline == "Season 2 paused: waiting for Crane's order (played by person 1): it is Crane's turn."
+    assert report.headline == (
+        "Season 2 paused: waiting for Crane's order (played by person 1): it is Crane's turn; its last order was "
+        "rejected: season 1 is over: this order was never played (send an order for season 2)."
+    )
     late = [r for r in store.records("Orders") if (r["House"], r["Season"]) == ("Crane", 1)][-1]
     assert (late["Status"], late["Result"]) == (
         "Rejected",

@@ -118,13 +118,14 @@ def _headline(world: World, season: int, waiting: str, rejected: str) -> str:
 def _order_of(draft: Draft, book: OrderBook, world: World, house: str) -> tuple[Order | None, Any, str]:
     """The house's order for this season from Orders: (order, row, "") or (None, None, why the latest was
     rejected). Earlier pending rows are superseded by the latest."""
+    why = ""
     for row in orders.past_rows(draft, world.season, house):  # else it waits, Pending, for a season gone by
         past = int(draft.row("Orders", row)["Season"])
         why = f"season {past} is over: this order was never played (send an order for season {world.season})"
         book.reject(row, why, f"{house}'s orders", code="past season")
     rows = orders.pending_rows(draft, world.season, house)
     if not rows:
-        return None, None, ""
+        return None, None, why
     *earlier, latest = rows
     for row in earlier:
         book.supersede(row, f"a later order for season {world.season} (row {latest}) replaced it", f"{house}'s orders")
