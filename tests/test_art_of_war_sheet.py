@@ -319,3 +319,16 @@ def test_a_bad_cell_of_a_house_or_a_terrain_is_one_error_not_one_for_every_cell_
         "Houses, row 3, column Temper: found 'angry'; expected one of: cautious, steady, ruthless",
         "Terrain, row 2, column Cost: found '3'; expected at most 2",
     ]
+
+
+def test_an_order_with_no_season_is_rejected_asking_for_the_season() -> None:
+    store = campaign()
+    app.resolve(store, now=NOW)
+    header = store.tabs["Orders"][0]
+    store.tabs["Orders"].append([{"House": "Crane", "Order": "raise"}.get(c) for c in header])
+    report = app.resolve(store, now=NOW)
+    assert report.headline == (
+        "Season 1 paused: waiting for Crane's order (played by person 1): it is Crane's turn; its last order was "
+        "rejected: no season given: write the season of the order (1) in its Season column."
+    )
+    assert store.records("Orders")[-1]["Status"] == "Rejected"

@@ -122,6 +122,8 @@ def _order_of(draft: Draft, book: OrderBook, world: World, house: str) -> tuple[
     for row in orders.past_rows(draft, world.season, house):  # else it waits, Pending, for a season gone by
         past = int(draft.row("Orders", row)["Season"])
         why = f"season {past} is over: this order was never played (send an order for season {world.season})"
+        if past < 1:  # an empty Season reads as 0
+            why = f"no season given: write the season of the order ({world.season}) in its Season column"
         book.reject(row, why, f"{house}'s orders", code="past season")
     rows = orders.pending_rows(draft, world.season, house)
     if not rows:
