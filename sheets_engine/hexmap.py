@@ -100,6 +100,8 @@ def _paths(state: GameState, season: int | None) -> list[Path]:
     ]
     if season is None:  # each house's latest resolved order: the last circuit
         rows = list({str(row["House"]): row for row in rows}.values())
+        now = int(str(state.game("season")).strip() or 1)  # validated
+        rows = [row for row in rows if int(row["Season"]) >= now - 1]  # not a fallen house's marches of long ago
     paths = []
     for row in rows:
         for entry in parse_moves(str(row["Marched"])):

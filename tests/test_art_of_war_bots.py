@@ -113,3 +113,12 @@ def test_the_tournament_prints_wins_by_temper_and_seat_and_plays_the_same_games_
     again = json.loads(runner.invoke(cli, ["tournament", "--games", "3", "--seed", "1", "--json"]).output)
     assert first["wins"] == again["wins"]
     assert sum(sum(seats.values()) for seats in first["wins"].values()) >= 3
+
+
+def test_a_seed_typed_in_another_case_or_spacing_replays_the_same_bots_as_it_makes_the_same_board() -> None:
+    endings = []
+    for seed in ("Same  WAY", "same way"):
+        w = play_game(new_world(GROUNDS, 4, 0, Temper.RUTHLESS, seed), seed)
+        endings.append((w.winner, w.season, {p.id: (p.house, p.hex) for p in w.pieces.values()}))
+    assert endings[0] == endings[1]
+    assert endings[0][:2] == ("Lotus", 12)

@@ -384,3 +384,10 @@ def test_when_the_last_two_companies_destroy_each_other_nobody_wins() -> None:
         "every house has fallen: the campaign ends with no winner",
     ]
     assert (w.status, w.winner) == (Status.OVER, "")
+
+
+def test_a_piece_is_named_in_any_case_as_a_house_is() -> None:
+    w = world([("P1", "Crane", "soldier", (0, 0))])
+    events, carried = march(w, "Crane", (PieceMarch("p1", (0, 0), go((1, 0))), PieceMarch("P1", (1, 0), go((2, 0)))))
+    assert texts(events) == ["P1 marches 0,0 > 1,0", "P1 has marched already this turn"]
+    assert carried == ["P1: 0,0 > 1,0"]

@@ -263,3 +263,72 @@ def test_an_orders_tab_laid_out_by_hand_without_the_engines_extra_columns_still_
         "Orders, row 1, column Email: found an empty cell; a column headed 'Email' and one headed 'Submitted': "
         "Form responses are copied into Orders with who sent them and when"
     ]
+
+
+# -- found in a second reading ---------------------------------------------------------------------
+def test_a_seed_longer_than_a_cell_holds_is_refused_so_the_kept_seed_always_remakes_the_board(tmp_path: Path) -> None:
+    target = tmp_path / "aw.xlsx"
+    result = CliRunner().invoke(cli, ["init", str(target), "--ruleset", "art-of-war", "--seed", "x" * 40_000])
+    assert (result.exit_code, result.output.strip()) == (
+        2,
+        "Error: --seed: 40,000 characters; a seed is at most 1,000 (it is kept in the Game tab to remake the board)",
+    )
+    assert not target.exists()
+
+
+def test_an_order_for_a_season_that_is_over_is_rejected_saying_so_when_the_house_moves() -> None:
+    store = campaign()
+    app.resolve(store, now=NOW)
+    header = store.tabs["Orders"][0]
+    store.tabs["Orders"].append([{"Season": 1, "House": "Crane", "Order": "raise"}.get(c) for c in header])
+    app.resolve(store, now=NOW)  # Crane raises in season 1, Tiger closes it
+    store.tabs["Orders"].append([{"Season": 1, "House": "Crane", "Order": "raise"}.get(c) for c in header])
+    report = app.resolve(store, now=NOW)
+    assert report.headline == (
+        "Season 2 paused: waiting for Crane's order (played by person 1): it is Crane's turn; its last order was "
+        "rejected: season 1 is over: this order was never played (send an order for season 2)."
+    )
+    late = [r for r in store.records("Orders") if (r["House"], r["Season"]) == ("Crane", 1)][-1]
+    assert (late["Status"], late["Result"]) == (
+        "Rejected",
+        "season 1 is over: this order was never played (send an order for season 2)",
+    )
+
+
+def test_a_march_with_no_entry_that_can_be_read_is_rejected_and_the_house_may_order_again() -> None:
+    store = campaign()
+    app.resolve(store, now=NOW)
+    header = store.tabs["Orders"][0]
+    row = {"Season": 1, "House": "Crane", "Order": "march", "Moves": "P2 0,-3 > 0,-2"}
+    store.tabs["Orders"].append([row.get(c) for c in header])
+    report = app.resolve(store, now=NOW)
+    reason = 'cannot read "P2 0,-3 > 0,-2": write a piece\'s march as P7: 3,4 > 4,4 x 5,4'
+    assert report.headline == (
+        f"Season 1 paused: waiting for Crane's order (played by person 1): it is Crane's turn; its last order was "
+        f"rejected: {reason}."
+    )
+    assert store.records("Orders")[-1]["Status"] == "Rejected"
+    assert next(r for r in store.records("Pieces") if r["Piece"] == "P2")["Hex"] == "0,-3"
+
+
+def test_a_bad_cell_of_a_house_or_a_terrain_is_one_error_not_one_for_every_cell_that_names_it() -> None:
+    store = campaign()
+    edit(store, "Houses", "Tiger", "Temper", "angry")
+    edit(store, "Terrain", "plain", "Cost", 3)
+    assert problems(store) == [
+        "Houses, row 3, column Temper: found 'angry'; expected one of: cautious, steady, ruthless",
+        "Terrain, row 2, column Cost: found '3'; expected at most 2",
+    ]
+
+
+def test_an_order_with_no_season_is_rejected_asking_for_the_season() -> None:
+    store = campaign()
+    app.resolve(store, now=NOW)
+    header = store.tabs["Orders"][0]
+    store.tabs["Orders"].append([{"House": "Crane", "Order": "raise"}.get(c) for c in header])
+    report = app.resolve(store, now=NOW)
+    assert report.headline == (
+        "Season 1 paused: waiting for Crane's order (played by person 1): it is Crane's turn; its last order was "
+        "rejected: no season given: write the season of the order (1) in its Season column."
+    )
+    assert store.records("Orders")[-1]["Status"] == "Rejected"

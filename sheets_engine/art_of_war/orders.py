@@ -2,8 +2,9 @@
 
 An order is `raise` or `march`. A march's Moves give one step list per piece:
 `P7: 3,4 > 4,4; P9: 5,5 x 6,5` (the piece, the hex it stands on, then `>` to enter a hex or `x` to
-attack one). An order that cannot be read at all is rejected with the reason and the house may
-order again; a piece's entry that cannot be read is refused alone and the rest of the march goes on.
+attack one). An order that cannot be read at all (a march none of whose entries can be read, too) is rejected
+with the reason and the house may order again; a piece's entry that cannot be read is refused alone
+and the rest of the march goes on.
 """
 
 from __future__ import annotations
@@ -75,7 +76,10 @@ def parse_order(order: str, moves: str, capital_raises: str) -> Order | str:
         if moves.strip():
             return "a raise order has no moves: one order a turn, raise levies or march, never both"
         return Order(kind, (), switch)
-    return Order(kind, parse_moves(moves), switch)
+    marches = parse_moves(moves)
+    if marches and all(m.error for m in marches):  # nothing of it can be read: ask again rather than lose the turn
+        return marches[0].error
+    return Order(kind, marches, switch)
 
 
 def pending_rows(draft: Draft, season: int, house: str) -> list[Hashable]:
@@ -87,6 +91,19 @@ def pending_rows(draft: Draft, season: int, house: str) -> list[Hashable]:
         for key, row in orders.iterrows()
         if row["Status"] == OrderStatus.PENDING
         and int(row["Season"]) == season
+        and " ".join(str(row["House"]).split()).casefold() == wanted
+    ]
+
+
+def past_rows(draft: Draft, season: int, house: str) -> list[Hashable]:
+    """The Orders rows of this house still waiting for a season before this one (never to be played)."""
+    orders = draft.frame("Orders")
+    wanted = house.casefold()
+    return [
+        key
+        for key, row in orders.iterrows()
+        if row["Status"] == OrderStatus.PENDING
+        and int(row["Season"]) < season
         and " ".join(str(row["House"]).split()).casefold() == wanted
     ]
 

@@ -22,6 +22,7 @@ from sheets_engine.art_of_war import bots, orders
 from sheets_engine.art_of_war.model import Event, Status, World
 from sheets_engine.art_of_war.rules import Order, next_season_of, play_turn
 from sheets_engine.art_of_war.schema import OrderStatus
+from sheets_engine.art_of_war.setup import seed_words
 from sheets_engine.art_of_war.sheet import read_world, record, record_ledger
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.lifecycle import RunStatus, nothing_to_do, paused
@@ -33,8 +34,9 @@ MAX_RESULT = 30_000  # a Result stays well inside a cell
 
 
 def bot_dice(seed: str, season: int, house: str) -> Dice:
-    """The seeded stream a bot draws from on its turn of a season (the same seed, the same draws)."""
-    return Dice(str(seed), season).stream("house", house)
+    """The seeded stream a bot draws from on its turn of a season (the same seed, the same draws; spaces and case
+    aside, as for the board)."""
+    return Dice(seed_words(seed), season).stream("house", house)
 
 
 def result_text(events: list[Event]) -> str:
@@ -116,9 +118,16 @@ def _headline(world: World, season: int, waiting: str, rejected: str) -> str:
 def _order_of(draft: Draft, book: OrderBook, world: World, house: str) -> tuple[Order | None, Any, str]:
     """The house's order for this season from Orders: (order, row, "") or (None, None, why the latest was
     rejected). Earlier pending rows are superseded by the latest."""
+    why = ""
+    for row in orders.past_rows(draft, world.season, house):  # else it waits, Pending, for a season gone by
+        past = int(draft.row("Orders", row)["Season"])
+        why = f"season {past} is over: this order was never played (send an order for season {world.season})"
+        if past < 1:  # an empty Season reads as 0
+            why = f"no season given: write the season of the order ({world.season}) in its Season column"
+        book.reject(row, why, f"{house}'s orders", code="past season")
     rows = orders.pending_rows(draft, world.season, house)
     if not rows:
-        return None, None, ""
+        return None, None, why
     *earlier, latest = rows
     for row in earlier:
         book.supersede(row, f"a later order for season {world.season} (row {latest}) replaced it", f"{house}'s orders")

@@ -308,23 +308,25 @@ def march(world: World, house: str, marches: tuple[PieceMarch, ...]) -> tuple[li
     events: list[Event] = []
     carried: list[str] = []
     seen: set[str] = set()
+    named = {p.casefold(): p for p in world.pieces}  # "p7" is P7, as a House is named in any case
     for entry in marches:
-        piece = world.pieces.get(entry.piece)
+        name = named.get(entry.piece.casefold(), entry.piece)
+        piece = world.pieces.get(name)
         refusal = entry.error
         if not refusal:
             if piece is None:
-                refusal = f"there is no piece {entry.piece}"
+                refusal = f"there is no piece {name}"
             elif piece.house != house:
-                refusal = f"{entry.piece} is {piece.house}'s, not {house}'s"
+                refusal = f"{name} is {piece.house}'s, not {house}'s"
             elif piece.hex is None:
-                refusal = f"{entry.piece} is no longer on the board"
-            elif entry.piece in seen:
-                refusal = f"{entry.piece} has marched already this turn"
+                refusal = f"{name} is no longer on the board"
+            elif name in seen:
+                refusal = f"{name} has marched already this turn"
             elif entry.start is not None and entry.start != piece.hex:
-                refusal = f"{entry.piece} stands at {hex_text(piece.hex)}, not {hex_text(entry.start)}"
-        seen.add(entry.piece)
+                refusal = f"{name} stands at {hex_text(piece.hex)}, not {hex_text(entry.start)}"
+        seen.add(name)
         if refusal:
-            events.append(Event("refused", refusal, entry.piece, house))
+            events.append(Event("refused", refusal, name, house))
             continue
         assert piece is not None and piece.hex is not None
         progress = Progress()

@@ -17,6 +17,7 @@ from sheets_engine.core.store import Choice
 from sheets_engine.core.tables import Draft, GameState
 
 DEFAULTS = {"houses": 4, "people": 1, "temper": "steady"}
+MAX_SEED = 1_000  # the seed is kept in a cell: a longer one would be cut there and no longer remake the board
 
 
 def recalc(state: GameState) -> Outcome:
@@ -52,6 +53,11 @@ def setup(tabs: dict[str, list[list[Any]]], options: dict[str, Any], demo: bool)
     except BadOption as error:
         raise SetupError(str(error)) from error
     seed = str(chosen.get("seed") or "").strip() or f"fresh {secrets.token_hex(4)}"
+    if len(seed) > MAX_SEED:
+        raise SetupError(
+            f"--seed: {len(seed):,} characters; a seed is at most {MAX_SEED:,} (it is kept in the Game tab to remake "
+            "the board)"
+        )
     world = new_world(template_grounds(tabs), int(chosen["houses"]), int(chosen["people"]), temper, seed)
     return world_tabs(world, tabs, seed)
 

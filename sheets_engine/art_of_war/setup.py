@@ -25,10 +25,14 @@ class BadOption(ValueError):
     """An option a board cannot be made with (the ruleset turns it into the CLI's clear message)."""
 
 
+def seed_words(words: str) -> str:
+    """The seed as the board and the bots read it: spaces and case aside ("Plum  RAIN" is "plum rain")."""
+    return " ".join(str(words).split()).casefold()
+
+
 def seed_number(words: str) -> int:
     """The seed's words (or number) as a number: SHA-256 of the words, spaces and case aside."""
-    text = " ".join(str(words).split()).casefold()
-    return int(hashlib.sha256(text.encode("utf-8")).hexdigest()[:16], 16)
+    return int(hashlib.sha256(seed_words(words).encode("utf-8")).hexdigest()[:16], 16)
 
 
 def board_radius(houses: int) -> int:

@@ -22,7 +22,7 @@ def check(state: GameState) -> list[Problem]:
     """Every problem across the tabs."""
     problems: list[Problem] = []
     houses = state.frame("Houses")
-    names = [str(h) for h in houses.index]
+    names = [str(h) for h in state.rows.get("Houses", houses.index)]  # a row with a bad cell still names its house
     fallen = {str(h) for h, row in houses.iterrows() if row["Fallen"]}
     problems += _game(state, names, fallen)
     board = _board(state, names, problems)
@@ -97,8 +97,9 @@ def _game(state: GameState, names: list[str], fallen: set[str]) -> list[Problem]
 
 def _board(state: GameState, names: list[str], problems: list[Problem]) -> dict[Hex, Hashable]:
     """The board's hexes (checking each row); returns hex -> Board key."""
-    terrains = {str(t).casefold() for t in state.frame("Terrain").index}
-    listed = ", ".join(str(t) for t in state.frame("Terrain").index)
+    known = list(state.rows.get("Terrain", state.frame("Terrain").index))  # a row with a bad cell still names one
+    terrains = {str(t).casefold() for t in known}
+    listed = ", ".join(str(t) for t in known)
     board: dict[Hex, Hashable] = {}
     capitals: dict[str, Hashable] = {}
     for key, row in state.frame("Board").iterrows():
