@@ -168,6 +168,8 @@ def sync(
     from sheets_engine import app
 
     campaign = app._checked(store)
+    if campaign.ruleset.name != "sengoku":  # its questions are Sengoku's Character, Order and Target
+        raise StoreError(f"form sync knows Sengoku Jidai campaigns only; this one is {campaign.ruleset.title}")
     state = campaign.state
     chosen = (form_id or str(state.game("form_id", "") or "")).strip()
     if not chosen:

@@ -444,3 +444,16 @@ def test_form_sync_dry_run_changes_neither_the_form_nor_the_sheet(forms, events)
     assert report.options == {"Character": 17, "Order": 15, "Target": 32 + 12 + 5 + 17}
     assert events == ["sheet.read", "forms.get"]
     assert game_value(sheet, "form_id") is None
+
+
+def test_form_sync_on_another_rulesets_campaign_is_refused_before_the_form_is_touched() -> None:
+    """An Art of War campaign's Form has no Character question: syncing Sengoku's would wreck it."""
+    store = MemoryStore()
+    app.init(store, ruleset="art-of-war", options={"houses": 2, "people": 1, "seed": "forms"})
+
+    class Untouched:
+        def get(self, form_id: str) -> Any:
+            raise AssertionError("the Form was read")
+
+    with pytest.raises(StoreError, match="form sync knows Sengoku Jidai campaigns only; this one is Art of War"):
+        sync(store, Untouched(), form_id=FORM)
