@@ -75,7 +75,7 @@ def read(source: str | Store) -> Campaign:
     keeping = _Keeping(store)
     campaign = app._checked(keeping)  # type: ignore[arg-type]
     if campaign.ruleset.name != "sengoku":
-        raise StoreError(f"reports know the Sengoku Jidai tabs only, not the {campaign.ruleset.title} ruleset")
+        raise StoreError(f"reports and maps know the Sengoku Jidai tabs only, not the {campaign.ruleset.title} ruleset")
     logs = {
         name: _rows(keeping.raw, name, headers)
         for name, headers in (("Battles", BATTLE_HEADERS), ("Notifications", NOTIFICATION_HEADERS),
