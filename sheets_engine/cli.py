@@ -9,6 +9,7 @@ written: run again later).
 
 from __future__ import annotations
 
+import gc
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -855,6 +856,10 @@ def main() -> None:
     from sheets_engine.stores.lock import CampaignBusy
     from sheets_engine.templates import TemplateError
 
+    # A run is one short process that builds its state and keeps it to the end: with the collector's
+    # default thresholds (a collection every 700 new objects) it spent 0.07-0.1 s of a 0.85 s
+    # 1,000-province turn walking objects that were all still alive; cycles are still collected.
+    gc.set_threshold(50_000, 20, 20)
     _show_warnings()
     debug = "--debug" in sys.argv[1:]
     JsonMode.on = False
