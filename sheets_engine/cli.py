@@ -9,6 +9,7 @@ written: run again later).
 
 from __future__ import annotations
 
+import gc
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -849,6 +850,12 @@ def _fail(code: int, status: str, message: str, problems: list[Any] | None = Non
 
 def main() -> None:
     """Entry point: map failures to exit codes and one clear line (a JSON object with --json)."""
+    # A run is one short process that builds its state and keeps it to the end. With the collector's
+    # default thresholds (a collection every 700 new objects, 160 of them a 1,000-province turn, 100
+    # in pandas' import alone) it spent 0.07-0.1 s of a 0.85 s run walking objects all still alive.
+    # Set first, before the imports below; cycles are still collected, every 200,000 new objects (none in
+    # a 1,000-province turn, where 100,000 still cost one 0.02 s collection; memory the same at 10,000).
+    gc.set_threshold(200_000, 20, 20)
     from sheets_engine.core.problems import InvalidCampaign
     from sheets_engine.stores.base import StoreError, StoreUnavailable
     from sheets_engine.stores.guard import ConflictError

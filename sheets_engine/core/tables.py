@@ -184,6 +184,7 @@ class _Tab:
             self._owned = True
             self.new_rows = {}
             self._positions = None
+            self._arrays = {}
         if self.cells:
             if not self._owned:  # the first write copies the frame; later ones change the copy
                 self.frame = self.frame.copy()
@@ -202,9 +203,11 @@ class _Tab:
                     frame[column] = array
                 else:
                     frame[column] = pd.Series(array, index=frame.index, dtype=dtype)
+                self._arrays.pop(column, None)
             self.frame = frame
             self.cells = {}
-        self._arrays = {}
+        # the arrays of columns no cell was set in still hold the frame's values: a flush that changed
+        # nothing (a rule reading a frame, 500 times an intake) keeps them for `get`
         return self.frame
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from itertools import chain
 from operator import itemgetter
 from typing import Any
 
@@ -193,14 +194,12 @@ def _fit_rows(write: RowsAppended, limit: int) -> RowsAppended:
     def long(row: tuple[Any, ...]) -> bool:
         return any(isinstance(v, str) and len(v) > limit for v in row)
 
-    for row in write.rows:  # plain loops: this looks at every cell History gets
-        for value in row:
-            if type(value) is str and len(value) > limit:
-                break
-        else:
-            continue
-        break
-    else:
+    # History repeats its texts row after row: each distinct value is looked at once (the set is built in C)
+    try:
+        distinct: Iterable[Any] = set(chain.from_iterable(write.rows))
+    except TypeError:  # a value that cannot be hashed: look at every cell
+        distinct = chain.from_iterable(write.rows)
+    if not any(isinstance(value, str) and len(value) > limit for value in distinct):
         return write
     rows = [tuple(fit(v, limit) for v in row) if long(row) else row for row in write.rows]
     return replace(write, rows=rows)

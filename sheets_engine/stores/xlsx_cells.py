@@ -34,7 +34,7 @@ _REF = re.compile(rb'\br="([A-Za-z]+)(\d+)"')
 _ERROR_TYPE = re.compile(rb'<(?:\w+:)?c\b[^>]*?\bt="e"')
 _FORMULA = re.compile(rb"<(?:\w+:)?f\b([^>]*?)(?:/>|>(.*?)</(?:\w+:)?f>)", re.DOTALL)
 _VALUE = re.compile(rb"<(?:\w+:)?v>(.*?)</(?:\w+:)?v>", re.DOTALL)
-_WIDE = re.compile(rb'<(?:\w+:)?c\b[^>]*?\br="([A-Za-z]{2,3})\d+"')
+_WIDE_CANDIDATE = re.compile(rb'r="([A-Za-z]{2,3})\d+"')
 _ROW_OPEN = re.compile(rb"<(?:\w+:)?row\b([^>]*)>")
 _LAST_ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
 
@@ -61,8 +61,10 @@ def scan(xml: bytes) -> SheetFacts:
     """The error cells, formulas and extent of one sheet's XML."""
     facts = SheetFacts()
     facts.rows = _last_row(xml)
-    facts.columns = max((column_number(m.group(1)) for m in _WIDE.finditer(xml)), default=26)
-    for match in _ERROR_TYPE.finditer(xml):
+    facts.columns = _widest(xml)
+    # the searches below run only when their literal text is in the sheet at all (usually it is not):
+    # one fast substring search instead of a regular expression tried at every '<'
+    for match in _ERROR_TYPE.finditer(xml) if b't="e"' in xml else ():
         cell = _CELL_AT.match(xml, match.start())
         if cell is None:
             continue
@@ -71,7 +73,8 @@ def scan(xml: bytes) -> SheetFacts:
         facts.errors[where] = value.group(1).decode("utf-8", "replace") if value else "#ERROR"
     masters: dict[bytes, tuple[str, tuple[int, int]]] = {}  # shared formula index -> its text and cell
     children: list[tuple[tuple[int, int], bytes]] = []
-    for match in re.finditer(rb"<(?:\w+:)?f[\s>/]", xml):
+    maybe_formulas = b"<f" in xml or b":f" in xml
+    for match in re.finditer(rb"<(?:\w+:)?f[\s>/]", xml) if maybe_formulas else ():
         start = max(xml.rfind(b"<c ", 0, match.start()), xml.rfind(b":c ", 0, match.start()) - 1)
         cell = _CELL_AT.match(xml, start) if start >= 0 else None
         if cell is None or cell.end() < match.start():
@@ -91,6 +94,19 @@ def scan(xml: bytes) -> SheetFacts:
                 children.append((where, si.group(1)))
     _shared_texts(facts, masters, children)
     return facts
+
+
+def _widest(xml: bytes) -> int:
+    """The widest column any cell uses, at least 26 (Z).
+
+    A literal search finds the candidate columns (text like r="AB12" anywhere, in C, without trying a
+    cell pattern at every '<'); the widest candidate that some cell element really has is the answer,
+    usually confirmed in the sheet's first row.
+    """
+    for letters in sorted(set(_WIDE_CANDIDATE.findall(xml)), key=column_number, reverse=True):
+        if re.search(rb'<(?:\w+:)?c\b[^>]*?\br="' + re.escape(letters) + rb'\d+"', xml):
+            return column_number(letters)
+    return 26
 
 
 def _shared_texts(
