@@ -87,7 +87,7 @@ def test_one_piece_a_hex_and_no_passing_through_your_own() -> None:
     events, _ = march(w, "Crane", (PieceMarch("P1", (0, 0), go((1, 0), (2, 0))), PieceMarch("P1", (0, 0), go((0, 1)))))
     assert texts(events) == [
         "P1 cannot enter 1,0: P2 of its own house stands there (the 1 step(s) after it were not tried)",
-        "P1 has marched already this turn",
+        "P1 is named twice in this march: only its first entry is tried",  # it never moved
     ]
     events, _ = march(w, "Crane", (PieceMarch("P2", (1, 0), go((0, 1))),))
     assert texts(events) == ["P2 cannot enter 0,1: Tiger's settler P3 stands there (attack it with x)"]
@@ -391,3 +391,14 @@ def test_a_piece_is_named_in_any_case_as_a_house_is() -> None:
     events, carried = march(w, "Crane", (PieceMarch("p1", (0, 0), go((1, 0))), PieceMarch("P1", (1, 0), go((2, 0)))))
     assert texts(events) == ["P1 marches 0,0 > 1,0", "P1 has marched already this turn"]
     assert carried == ["P1: 0,0 > 1,0"]
+
+
+def test_a_piece_whose_entry_was_refused_is_not_said_to_have_marched_when_named_again() -> None:
+    w = world([("P1", "Crane", "soldier", (0, 0))])
+    wrong_start = PieceMarch("P1", (2, 0), go((3, 0)))  # P1 stands at 0,0
+    events, carried = march(w, "Crane", (wrong_start, PieceMarch("P1", (0, 0), go((1, 0)))))
+    assert texts(events) == [
+        "P1 stands at 0,0, not 2,0",
+        "P1 is named twice in this march: only its first entry is tried",
+    ]
+    assert carried == [] and board(w) == {"P1": "Crane soldier 0,0"}

@@ -308,6 +308,7 @@ def march(world: World, house: str, marches: tuple[PieceMarch, ...]) -> tuple[li
     events: list[Event] = []
     carried: list[str] = []
     seen: set[str] = set()
+    moved: set[str] = set()  # the pieces that took a step (a piece whose entry was refused has not marched)
     named = {p.casefold(): p for p in world.pieces}  # "p7" is P7, as a House is named in any case
     for entry in marches:
         name = named.get(entry.piece.casefold(), entry.piece)
@@ -320,8 +321,10 @@ def march(world: World, house: str, marches: tuple[PieceMarch, ...]) -> tuple[li
                 refusal = f"{name} is {piece.house}'s, not {house}'s"
             elif piece.hex is None:
                 refusal = f"{name} is no longer on the board"
-            elif name in seen:
+            elif name in moved:
                 refusal = f"{name} has marched already this turn"
+            elif name in seen:
+                refusal = f"{name} is named twice in this march: only its first entry is tried"
             elif entry.start is not None and entry.start != piece.hex:
                 refusal = f"{name} stands at {hex_text(piece.hex)}, not {hex_text(entry.start)}"
         seen.add(name)
@@ -342,6 +345,7 @@ def march(world: World, house: str, marches: tuple[PieceMarch, ...]) -> tuple[li
                 break
             events += take_step(world, piece, progress, step)
         if progress.path:
+            moved.add(piece.id)
             carried.append(f"{piece.id}: {hex_text(start)} " + " ".join(progress.path))
     return events, carried
 
