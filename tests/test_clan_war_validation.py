@@ -72,6 +72,19 @@ def test_the_daimyo_is_one_of_the_factions_own_personalities() -> None:
     ]
 
 
+def test_a_dead_daimyo_is_a_warning_asking_for_a_new_one() -> None:
+    people = default_people()
+    people[0]["Status"] = "Dead"
+    found = [(str(p), p.severity.value) for p in problems(personalities=people)]
+    assert found == [
+        (
+            "Factions, row 2, column Daimyo: found 'Hida Kisada'; "
+            "a living personality of Crab: Hida Kisada is Dead, so the faction names a new Daimyo",
+            "warning",
+        )
+    ]
+
+
 def test_a_captured_library_loses_the_spells_kept_there() -> None:
     units = [unit("Goblins", "Shadowlands", "Goblin Rabble", "Kuni", 10, "Gunso")]
     stock = [{"Faction": "Crab", "Item": "Fires of Purity", "Count": 2, "Library": "Kuni"},

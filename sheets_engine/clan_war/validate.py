@@ -13,11 +13,11 @@ from typing import Any
 from sheets_engine.clan_war import battles, results
 from sheets_engine.clan_war.alliances import broken_by_the_gm
 from sheets_engine.clan_war.game import Turn
-from sheets_engine.clan_war.schema import NEUTRAL, ItemKind, Phase
+from sheets_engine.clan_war.schema import NEUTRAL, ItemKind, PersonalityStatus, Phase
 from sheets_engine.clan_war.settings import Settings, settings_problems
 from sheets_engine.core.cells import split_names
 from sheets_engine.core.dice import Dice
-from sheets_engine.core.problems import Problem
+from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.tables import Draft, GameState
 
 
@@ -73,6 +73,17 @@ def check(state: GameState) -> list[Problem]:
     for key, daimyo in factions.frame["Daimyo"].items():
         if daimyo in people_frame.index and people_frame.at[daimyo, "Faction"] != key:
             factions.add(key, "Daimyo", daimyo, f"a personality of {key} (the Daimyo leads the faction's clan)")
+        elif daimyo in people_frame.index and people_frame.at[daimyo, "Status"] == PersonalityStatus.DEAD.value:
+            problems.append(
+                Problem(
+                    "Factions",
+                    factions.rows.get(key),
+                    "Daimyo",
+                    daimyo,
+                    f"a living personality of {key}: {daimyo} is Dead, so the faction names a new Daimyo",
+                    Severity.WARNING,
+                )
+            )
     catalogue = _Tab(state, "Catalogue", problems)
     catalogue.names("Experienced Of", "Catalogue")
     for key, clan in catalogue.frame["Clan"].items():
