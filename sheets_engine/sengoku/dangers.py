@@ -8,7 +8,7 @@ theirs) and no friendly army (the same clan or a mutual ally) dies with a 10% ch
 from __future__ import annotations
 
 from sheets_engine.sengoku.alliances import declarations, friendly
-from sheets_engine.sengoku.armies import standing
+from sheets_engine.sengoku.armies import standing_by_province
 from sheets_engine.sengoku.characters import kill
 from sheets_engine.sengoku.schema import CharacterStatus
 from sheets_engine.sengoku.turn import Turn
@@ -19,12 +19,15 @@ def hostile_presence(turn: Turn) -> None:
     draft = turn.draft
     declared = declarations(draft)
     chance = turn.settings.hostile_presence_death_chance
+    # the standing armies of every province at once (a frame filter per character was most of this
+    # step); a death here changes an army's Leader only, never where it stands or whose it is
+    armies = standing_by_province(draft)
     for character in list(draft.frame("Characters").index):
         row = draft.row("Characters", character)
         if row["Status"] != CharacterStatus.ALIVE.value or not row["Location"]:
             continue
         province = str(row["Location"])
-        clans = [str(draft.get("Armies", a, "Clan")) for a in standing(draft, province)]
+        clans = [str(draft.get("Armies", a, "Clan")) for a in armies.get(province, [])]
         hostile = [c for c in clans if not friendly(declared, str(row["Clan"]), c)]
         if not hostile or len(hostile) < len(clans):  # no hostile army, or a friendly one protects
             continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -84,7 +84,7 @@ def response_refusal(response: dict[str, object]) -> tuple[str, str]:
     return "", ""
 
 
-def _too_long(order: pd.Series) -> str:
+def _too_long(order: Mapping[str, Any]) -> str:
     """Why an Orders row (a GM may type one) holds an answer too long to carry out ("" if none is)."""
     for column in ("Target", "Detail"):
         length = len(str(order[column]))
@@ -166,7 +166,11 @@ def intake(turn: Turn) -> None:
     frame = draft.frame("Orders")
     mine = frame[(frame["Turn"] == turn.number) & (frame["Status"] == OrderStatus.PENDING.value)]
     valid: list[tuple[Order, bool]] = []
-    for key, row in mine.sort_values("Submitted", kind="stable").iterrows():
+    pending = mine.sort_values("Submitted", kind="stable")
+    # each row as a dict of plain values built column by column (iterrows boxes a Series per row)
+    names = list(pending.columns)
+    rows = (dict(zip(names, values, strict=True)) for values in zip(*(pending[n].tolist() for n in names), strict=True))
+    for key, row in zip(pending.index.tolist(), rows, strict=True):
         name = find(characters.index, row["Character"]) or ""
         order_type = _order_type(row["Order"])
         answer = turn.refused.get(key, "") or _too_long(row)
