@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_va
 from sheets_engine.clan_war.schema import Phase
 from sheets_engine.core.cells import Count, Deadline, Fraction, Text, ZoneName, enum_of
 from sheets_engine.core.deadlines import Schedule, schedule
-from sheets_engine.core.load import expected_words
+from sheets_engine.core.load import game_key_problems
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import GameState
 
@@ -71,23 +71,7 @@ def settings_problems(state: GameState, problems: list[Problem]) -> Settings | N
     try:
         settings = Settings.model_validate(values)
     except ValidationError as error:
-        for detail in error.errors(include_url=False):
-            key = str(detail["loc"][0]) if detail["loc"] else ""
-            if detail["type"] == "missing":
-                problems.append(
-                    Problem(
-                        "Game",
-                        None,
-                        "Key",
-                        key,
-                        f"a row with Key '{key}' and Value '{_defaults().get(key, '')}' "
-                        "(its default; a workbook from `sheets-engine init --ruleset clan-war` has every key)",
-                    )
-                )
-            else:
-                problems.append(
-                    Problem("Game", state.rows["Game"].get(key), "Value", values.get(key), expected_words(detail))
-                )
+        problems += game_key_problems(error, state, _defaults(), "sheets-engine init --ruleset clan-war")
         return None
     if settings.phase not in (Phase.START.value, Phase.BATTLE.value):
         problems.append(

@@ -233,3 +233,25 @@ def _problems(tab: str, row: int, values: dict[str, Any], error: ValidationError
             continue
         found.append(Problem(tab, row, column, values.get(column), expected_words(detail)))
     return found
+
+
+def game_key_problems(error: Any, state: GameState, defaults: Mapping[str, str], init_command: str) -> list[Problem]:
+    """The Problems of a Game tab its ruleset's settings model refused (a pydantic ValidationError):
+    a missing key names the row to add with its default (from `init_command`'s template), a bad value
+    its row. Every ruleset's Game tab is read this way."""
+    rows = state.rows["Game"]
+    values = dict(state.frame("Game")["Value"].items())
+    found = []
+    for detail in error.errors(include_url=False):
+        key = str(detail["loc"][0]) if detail["loc"] else ""
+        if detail["type"] == "missing":
+            expected = (
+                f"a row with Key '{key}' and Value '{defaults.get(key, '')}' (its default; "
+                f"a workbook from `{init_command}` has every key)"
+            )
+            found.append(Problem("Game", None, "Key", key, expected))
+        elif key in rows:
+            found.append(Problem("Game", rows[key], "Value", values.get(key), expected_words(detail)))
+        else:
+            found.append(Problem("Game", None, "Value", "", expected_words(detail)))
+    return found

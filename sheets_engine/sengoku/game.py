@@ -13,7 +13,7 @@ from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_v
 
 from sheets_engine.core.cells import Count, Deadline, Text, Whole, ZoneName, split_names
 from sheets_engine.core.deadlines import Schedule, read_ledger, schedule, time_zone
-from sheets_engine.core.load import expected_words
+from sheets_engine.core.load import game_key_problems
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.tables import GameState
 
@@ -156,30 +156,11 @@ def read_settings(state: GameState) -> GameSettings:
 
 def settings_problems(state: GameState, problems: list[Problem]) -> GameSettings | None:
     """Read the settings; a missing or bad key adds a problem at its Game row."""
-    frame = state.frame("Game")
-    values = dict(frame["Value"].items())
+    values = dict(state.frame("Game")["Value"].items())
     try:
         return GameSettings.model_validate(values)
     except ValidationError as error:
-        for detail in error.errors(include_url=False):
-            key = str(detail["loc"][0]) if detail["loc"] else ""
-            if detail["type"] == "missing":
-                problems.append(
-                    Problem(
-                        "Game",
-                        None,
-                        "Key",
-                        key,
-                        f"a row with Key '{key}' and Value '{_template_default(key)}' (its default; "
-                        "a workbook from `sheets-engine init` has every key)",
-                    )
-                )
-            elif key in state.rows["Game"]:
-                message = expected_words(detail)
-                problems.append(Problem("Game", state.rows["Game"][key], "Value", values.get(key), message))
-            else:
-                message = expected_words(detail)
-                problems.append(Problem("Game", None, "Value", "", message))
+        problems += game_key_problems(error, state, _template_defaults(), "sheets-engine init")
         return None
 
 
@@ -187,7 +168,3 @@ def settings_problems(state: GameState, problems: list[Problem]) -> GameSettings
 def _template_defaults() -> dict[str, str]:
     text = (files("sheets_engine.sengoku") / "templates" / "Game.csv").read_text(encoding="utf-8")
     return {row["Key"]: row["Value"] for row in csv.DictReader(io.StringIO(text))}
-
-
-def _template_default(key: str) -> str:
-    return _template_defaults().get(key, "")
