@@ -696,8 +696,9 @@ def _grow(data: bytes, info: zipfile.ZipInfo, blocks: Sequence[Appended]) -> Any
     extent = {b.first_row + len(b.rows) - 1: dict.fromkeys(b.columns) for b in blocks if b.rows}
     last = max([segments.last_row, *extent])
     held = segments.last_held
-    for block in blocks:
-        for number, row in enumerate(block.rows, start=block.first_row):
-            if any(value is not None and value != "" for value in row):
-                held = max(held, number)
+    for block in blocks:  # the last row holding a value: looked for from the end (History's is its last)
+        for offset in range(len(block.rows) - 1, -1, -1):
+            if any(value is not None and value != "" for value in block.rows[offset]):
+                held = max(held, block.first_row + offset)
+                break
     return xlsx_zip.appended(raw, segments, _grow_dimension(head, extent), rows, tail, held, last)
