@@ -3,9 +3,13 @@ and the same sheet XML as the row-by-row walk writes (a row or cell that is not 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sheets_engine.stores import xlsx_patch
+from sheets_engine.stores.base import CellWrite
+from sheets_engine.stores.xlsx import WorkbookStore
 from sheets_engine.stores.xlsx_patch import patch_sheet
 
 SHEET = (
@@ -60,3 +64,13 @@ def test_the_search_by_number_and_the_row_walk_write_the_same_xml(monkeypatch: p
     walked, walked_formula = patch_sheet(SHEET, changes)
     assert (fast, fast_formula) == (walked, walked_formula)
     assert b'<row r="9"><c r="B9" t="b"><v>1</v></c></row></sheetData>' in fast
+
+
+def test_a_second_write_without_a_read_between_builds_on_the_first(tmp_path: Path) -> None:
+    # the first write patches the sheet XML its read inflated; the second must patch what the first wrote
+    store = WorkbookStore(tmp_path / "campaign.xlsx")
+    store.create({"Provinces": [["Province", "Tax"], ["Edo", 1], ["Kyo", 2]]})
+    store.read()
+    store.write([CellWrite("Provinces", 2, 2, 5)])
+    store.write([CellWrite("Provinces", 3, 2, 7)])
+    assert WorkbookStore(store.path).read()["Provinces"].rows == [(2, ["Edo", 5]), (3, ["Kyo", 7])]

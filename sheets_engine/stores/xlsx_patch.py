@@ -570,9 +570,15 @@ def recalculate_on_load(workbook: bytes) -> bytes:
     return workbook[: at.start()] + b"<" + p + b'calcPr fullCalcOnLoad="1"/>' + workbook[at.start() :]
 
 
-def patch_workbook(source: Any, target: Any, cells: Mapping[str, Mapping[int, Mapping[int, Any]]]) -> None:
+def patch_workbook(
+    source: Any,
+    target: Any,
+    cells: Mapping[str, Mapping[int, Mapping[int, Any]]],
+    inflated: Mapping[str, bytes] | None = None,
+) -> None:
     """Copy the workbook at `source` (a path, a file, or its bytes) to `target` with these
     {tab: {row: {column: value}}} cells set (and, for a tab given as `SheetWrites`, its rows appended).
+    `inflated`: sheet XML by part name, already inflated from these very bytes (the caller vouches for that).
 
     Every other part of the file is copied unchanged (as the compressed bytes it is stored as, see
     xlsx_zip). When a formula cell is overwritten, the calculation chain is dropped so that Excel
@@ -605,7 +611,10 @@ def patch_workbook(source: Any, target: Any, cells: Mapping[str, Mapping[int, Ma
             if part is not None:
                 grown[parts[tab]] = part
                 continue
-            xml, replaced = patch_sheet(expand_shared(archive.read(parts[tab]), rows), rows, appended)
+            xml = (inflated or {}).get(parts[tab])
+            if xml is None:
+                xml = archive.read(parts[tab])
+            xml, replaced = patch_sheet(expand_shared(xml, rows), rows, appended)
             patched[parts[tab]] = xml
             drop_chain = drop_chain or replaced
         # a GM's formulas that read the cells written are stale until recalculated: Excel and
