@@ -74,3 +74,17 @@ def test_a_second_write_without_a_read_between_builds_on_the_first(tmp_path: Pat
     store.write([CellWrite("Provinces", 2, 2, 5)])
     store.write([CellWrite("Provinces", 3, 2, 7)])
     assert WorkbookStore(store.path).read()["Provinces"].rows == [(2, ["Edo", 5]), (3, ["Kyo", 7])]
+
+
+def test_a_row_saved_out_of_order_above_the_last_row_is_patched_where_it_is_not_written_twice() -> None:
+    sheet = (
+        b'<worksheet xmlns="x"><sheetData><row r="1"><c r="A1"><v>1</v></c></row>'
+        b'<row r="3"><c r="A3"><v>3</v></c><c r="B3"><v>9</v></c></row>'
+        b'<row r="2"><c r="A2"><v>2</v></c></row></sheetData></worksheet>'
+    )
+    xml, _ = patch_sheet(sheet, {1: {1: 5}, 3: {2: 4}})
+    assert xml == (
+        b'<worksheet xmlns="x"><sheetData><row r="1"><c r="A1"><v>5</v></c></row>'
+        b'<row r="3"><c r="A3"><v>3</v></c><c r="B3"><v>4</v></c></row>'
+        b'<row r="2"><c r="A2"><v>2</v></c></row></sheetData></worksheet>'
+    )

@@ -358,6 +358,12 @@ def _patch_numbered(
     opening = b"<" + prefix + b"row"
     closing = b"</" + prefix + b"row>"
     view = memoryview(xml)
+    if next(reversed(pending)) > last:
+        # rows numbered above the last row's number are new only if no row has that number (rows saved out of
+        # order, 35, 37, 36, have one): those sheets take the walk
+        numbered = {int(n) for n in re.findall(re.escape(opening) + rb' r="(\d+)"', xml[start:end])}
+        if any(number in numbered for number in pending if number > last):
+            return None
     out: list[bytes | memoryview] = []
     formula = False
     cursor = start
