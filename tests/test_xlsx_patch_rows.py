@@ -88,3 +88,17 @@ def test_a_row_saved_out_of_order_above_the_last_row_is_patched_where_it_is_not_
         b'<row r="3"><c r="A3"><v>3</v></c><c r="B3"><v>4</v></c></row>'
         b'<row r="2"><c r="A2"><v>2</v></c></row></sheetData></worksheet>'
     )
+
+
+def test_rows_saved_out_of_order_are_each_patched_where_they_are_and_none_is_written_twice() -> None:
+    sheet = (
+        b"<worksheet><sheetData>"
+        + b"".join(b'<row r="%d"><c r="A%d"><v>%d</v></c></row>' % (n, n, n) for n in (1, 4, 5, 2, 3))
+        + b"</sheetData></worksheet>"
+    )
+    xml, _ = patch_sheet(sheet, {3: {1: 30}, 4: {1: 40}, 5: {1: 50}, 6: {1: 60}})
+    assert xml == (
+        b'<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row><row r="4"><c r="A4"><v>40</v></c></row>'
+        b'<row r="5"><c r="A5"><v>50</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>'
+        b'<row r="3"><c r="A3"><v>30</v></c></row><row r="6"><c r="A6"><v>60</v></c></row></sheetData></worksheet>'
+    )

@@ -347,45 +347,56 @@ def _patch_numbered(
 ) -> tuple[list[bytes | memoryview], bool] | None:
     """The sheet body with these rows patched, each found by its number (None: the caller walks every row).
 
-    For the usual sheet, whose rows start with their number (`<row r="7"`): each changed row is
-    found with one search from the row before it, and the rows in between are copied as they are, not
-    matched one by one (a turn in play changes 8,000 of 10,000 Provinces rows, and matching every row
-    cost as much as patching them). A changed row that is not there (one to insert between rows) or a
-    sheet whose rows are not all numbered so takes the caller's row by row walk.
+    For the usual sheet, whose rows start with their number (`<row r="7"`): each changed row is found
+    with one search from the row before it, and the rows in between are copied as they are, not matched
+    one by one (a turn in play changes 8,000 of 10,000 Provinces rows, and matching every row cost as
+    much as patching them). A row saved out of order (35, 37, 36) is found where it is and patched
+    there. A changed row that is not there, up to the last row's number, is one to insert between rows:
+    that sheet takes the caller's row by row walk; one above it is added after the last row.
     """
-    # A row's r says its number (the walk trusts it too); rows numbered out of order, or a changed row
-    # without r (one more than the row before), are not found from the row before: the walk takes them.
+    # A row's r says its number (the walk trusts it too); a changed row without r (one more than the row
+    # before) is not found by its number: the walk takes it.
     opening = b"<" + prefix + b"row"
     closing = b"</" + prefix + b"row>"
-    view = memoryview(xml)
-    if next(reversed(pending)) > last:
-        # rows numbered above the last row's number are new only if no row has that number (rows saved out of
-        # order, 35, 37, 36, have one): those sheets take the walk
-        numbered = {int(n) for n in re.findall(re.escape(opening) + rb' r="(\d+)"', xml[start:end])}
-        if any(number in numbered for number in pending if number > last):
-            return None
-    out: list[bytes | memoryview] = []
+    present: set[int] | None = None  # the numbers of the rows, collected only if rows above the last row change
+    places: list[tuple[int, int, bytes]] = []
+    added: list[bytes] = []
     formula = False
     cursor = start
     for number, values in pending.items():
-        if number > last:  # below the last row: new rows, in order
-            out.append(_patch_row(None, number, values, prefix)[0])
-            continue
-        begin = xml.find(b'%s r="%d"' % (opening, number), cursor, end)
+        tag = b'%s r="%d"' % (opening, number)
+        begin = xml.find(tag, cursor, end)
         if begin < 0:
-            return None
+            if number > last:
+                if present is None:
+                    present = {int(n) for n in re.findall(re.escape(opening) + rb' r="(\d+)"', xml[start:end])}
+                if number not in present:  # a new row below the last one
+                    added.append(_patch_row(None, number, values, prefix)[0])
+                    continue
+            begin = xml.find(tag, start, cursor)  # saved out of order: before the row patched last
+            if begin < 0:
+                return None
         head_end = xml.find(b">", begin, end) + 1
         if head_end <= 0:
             return None
         stop = head_end if xml[head_end - 2] == 47 else xml.find(closing, head_end, end) + len(closing)  # 47: "/"
         if stop < head_end:
             return None
-        out.append(view[cursor:begin])
         row, replaced = _patch_cells(xml[begin:stop], number, values, prefix)
         formula = formula or replaced
-        out.append(row)
+        places.append((begin, stop, row))
+        cursor = max(cursor, stop)
+    places.sort()
+    view = memoryview(xml)
+    out: list[bytes | memoryview] = []
+    cursor = start
+    for begin, stop, row in places:
+        if begin < cursor:  # two rows with one number: the walk decides
+            return None
+        out += (view[cursor:begin], row)
         cursor = stop
     out.append(view[cursor:end])
+    out += added
     return out, formula
 
 
