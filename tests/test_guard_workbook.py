@@ -188,8 +188,8 @@ def test_a_save_while_the_new_file_is_being_written_is_caught_before_the_rename(
     saved: dict[str, bytes] = {}
     patch = xlsx_patch_workbook()
 
-    def patch_then_gm_saves(source: Any, target: Any, cells: Any) -> None:
-        patch(source, target, cells)
+    def patch_then_gm_saves(source: Any, target: Any, cells: Any, *inflated: Any) -> None:
+        patch(source, target, cells, *inflated)
         gm_saves(workbook, set_treasury)
         saved["bytes"] = workbook.read_bytes()
 

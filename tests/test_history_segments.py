@@ -100,3 +100,16 @@ def test_crc32_combine_is_the_crc_of_the_two_joined() -> None:
     for first, second in [(b"", b""), (b"a", b""), (b"", b"b"), (b"History", b"<row r='2'>" * 9999), (b"x" * 7, b"y")]:
         combined = crc32_combine(zlib.crc32(first), zlib.crc32(second), len(second))
         assert combined == zlib.crc32(first + second)
+
+
+def test_rows_appended_with_empty_rows_last_report_the_last_row_holding_a_value(tmp_path: Path) -> None:
+    store = WorkbookStore(tmp_path / "campaign.xlsx")
+    store.create({"Game": [["Key", "Value"], ["turn", 1]], "History": [HEADER]})
+    _append(store, 1, 10)  # rows 2-11, written in segments
+    rows = [(2, "Provinces", "kept"), (None, "", None), (3, "Armies", "last"), ("", None, ""), (None, None, None)]
+    store.write([RowsAppended("History", 12, (1, 2, 3), rows)])  # rows 12-16, the last two empty
+    info, _ = _history(store.path)
+    found = segments_of(info)
+    assert found is not None and (found.last_row, found.last_held) == (16, 14)
+    assert store.read(headers_only=["History"])["History"].last_row == 14
+    assert _values(store.path)[13] == [3.0, "Armies", "last"]

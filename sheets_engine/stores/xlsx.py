@@ -112,6 +112,7 @@ class WorkbookStore:
         self.name = str(self.path)
         self._lock_depth = 0
         self._seen: Snapshot | None = None  # the file the last read() read (None: nothing read yet)
+        self._inflated: dict[str, bytes] = {}  # the sheet XML that read inflated, by part: the write patches it
 
     @property
     def real(self) -> Path:
@@ -194,7 +195,8 @@ class WorkbookStore:
             titles = [t for t in book.sheet_names if wanted is None or " ".join(t.split()).casefold() in wanted]
             full = [t for t in titles if t.strip().casefold() not in light]
             # the bytes snapshotted, not the path: a save meanwhile must not mix two files
-            facts = scan_workbook(io.BytesIO(data), full)
+            inflated: dict[str, bytes] = {}
+            facts = scan_workbook(io.BytesIO(data), full, inflated)
             declared = declared_extents(io.BytesIO(data), [t for t in titles if t not in full])
             tabs = {}
             for title in titles:
@@ -215,7 +217,7 @@ class WorkbookStore:
                 if found is not None and (found.errors or found.formulas):
                     raw = replace(raw, errors=found.errors, formulas=found.formulas)
                 tabs[title] = raw
-            self._seen = snapshot
+            self._seen, self._inflated = snapshot, inflated
             return tabs
         except (CalamineError, zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
             raise StoreError(f"{self.path} is not a readable .xlsx workbook ({error})") from error
@@ -264,7 +266,10 @@ class WorkbookStore:
 
         def fill(temp: str) -> None:
             try:
-                patch_workbook(io.BytesIO(data), temp, grouped)  # the bytes checked: never a newer save
+                # the bytes checked: never a newer save; and as they are the ones read (the same digest),
+                # the sheets read need not be inflated again
+                same = self._seen is not None and self._seen.digest == current.digest
+                patch_workbook(io.BytesIO(data), temp, grouped, self._inflated if same else None)
             except PatchError as error:
                 raise StoreError(f"{self.path}: {error}; nothing was written") from error
 
@@ -292,6 +297,7 @@ class WorkbookStore:
                     raise WorkbookChanged(self.path, "it was saved while the engine was writing its changes")
             os.replace(temp, real)
             self._seen = Snapshot.of(real.stat(), written)  # a later write builds on this one
+            self._inflated = {}  # the sheets read are not the ones on disk now
             _sync_directory(real.parent)
         except BaseException:
             Path(temp).unlink(missing_ok=True)

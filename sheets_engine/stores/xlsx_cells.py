@@ -163,14 +163,24 @@ def _last_row(xml: bytes) -> int:
     return _row_number(xml, opening)
 
 
-def scan_workbook(path: str | IO[bytes], titles: list[str]) -> dict[str, SheetFacts]:
-    """SheetFacts of these tabs (by title) of the workbook at `path`."""
+def scan_workbook(
+    path: str | IO[bytes], titles: list[str], inflated: dict[str, bytes] | None = None
+) -> dict[str, SheetFacts]:
+    """SheetFacts of these tabs (by title) of the workbook at `path`; each sheet's XML put in `inflated`
+    by its part's name when given (the workbook store's write patches it without inflating it again)."""
     from sheets_engine.stores.xlsx_patch import sheet_parts
 
     with zipfile.ZipFile(path) as archive:
         parts = sheet_parts(archive)
         names = set(archive.namelist())
-        return {title: scan(archive.read(parts[title])) for title in titles if parts.get(title) in names}
+        facts = {}
+        for title in titles:
+            if parts.get(title) in names:
+                xml = archive.read(parts[title])
+                facts[title] = scan(xml)
+                if inflated is not None:
+                    inflated[parts[title]] = xml
+        return facts
 
 
 _DIMENSION = re.compile(rb'<(?:\w+:)?dimension\b[^>]*\bref="[A-Za-z]*\d*:?([A-Za-z]+)(\d+)"')
