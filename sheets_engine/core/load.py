@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from sheets_engine.core.cells import is_blank, name_text
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.store import RawTab
-from sheets_engine.core.tables import GameState, Layout, TabSpec, empty_frame, frame_from_records
+from sheets_engine.core.tables import GameState, Layout, TabSpec, empty_frame, frame_from_models
 
 
 def norm(text: Any) -> str:
@@ -150,7 +150,7 @@ def _type_rows(
     typed = [c for c, kind in spec.dtypes().items() if kind != "object" and c in columns]
     empty: dict[str, list[Hashable]] = {c: [] for c in typed}
     problems: list[Problem] = []
-    records: list[dict[str, Any]] = []
+    records: list[Any] = []  # the rows' models
     keys: list[Hashable] = []
     key_rows: dict[Hashable, int] = {}
     seen: dict[Hashable, int] = {}
@@ -186,14 +186,13 @@ def _type_rows(
         if key_problem is not None:
             problems.append(key_problem)
             continue
-        record = model.model_dump(by_alias=True)
-        records.append(record)
+        records.append(model)
         keys.append(key)
         key_rows[key] = number
         for column in typed:
             if values[column] is None or values[column] == "":
                 empty[column].append(key)
-    return frame_from_records(spec, records, keys), key_rows, problems, empty
+    return frame_from_models(spec, records, keys), key_rows, problems, empty
 
 
 _EXPECTED = {

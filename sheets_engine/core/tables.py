@@ -132,6 +132,21 @@ def frame_from_records(spec: TabSpec, records: list[dict[str, Any]], keys: list[
     return pd.DataFrame(columns, index=pd.Index(keys, dtype="object"))
 
 
+def frame_from_models(spec: TabSpec, models: list[Any], keys: list[Hashable]) -> pd.DataFrame:
+    """As `frame_from_records`, from the validated row models themselves: each column read from their
+    attributes (a model_dump of each row cost as much as building the frame, 10,000 Provinces rows)."""
+    if not models:
+        return empty_frame(spec)
+    names = {info.alias or name: name for name, info in type(models[0]).model_fields.items()}
+    rows = [model.__dict__ for model in models]
+    columns = {}
+    for column, dtype in spec.dtypes().items():
+        name = names.get(column)
+        values = [row[name] for row in rows] if name is not None else [None] * len(rows)
+        columns[column] = np.array(values, dtype=object) if dtype == "object" else np.array(values, dtype=dtype)
+    return pd.DataFrame(columns, index=pd.Index(keys, dtype="object"))
+
+
 def _cast(dtype: str, value: Any) -> Any:
     if dtype == "int64":
         return int(value or 0)

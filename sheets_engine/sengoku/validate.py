@@ -143,7 +143,8 @@ def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]
     # a clan row with a bad cell is reported already: do not guess its slots
     unreadable = set(state.rows["Clans"]) - set(clans.index)
     kinds = dict(zip(buildings.index, zip(buildings["Kind"], buildings["Resource"], strict=True), strict=True))
-    for row in _records(provinces):  # plain dicts, not iterrows: this runs for every province
+    read = ("Province", "Type", "Resource", "Province Owner", "Controlled By", "Fortress Level", *SLOT_COLUMNS)
+    for row in _records(provinces, read):  # plain dicts, not iterrows: this runs for every province
         province = row["Province"]
         clan = row["Controlled By"] or row["Province Owner"]
         allowed = dev3 if development_of.get(clan, 0) >= 3 or clan in unreadable else slots
