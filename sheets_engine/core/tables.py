@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -145,6 +145,13 @@ def frame_from_models(spec: TabSpec, models: list[Any], keys: list[Hashable]) ->
         values = [row[name] for row in rows] if name is not None else [None] * len(rows)
         columns[column] = np.array(values, dtype=object) if dtype == "object" else np.array(values, dtype=dtype)
     return pd.DataFrame(columns, index=pd.Index(keys, dtype="object"))
+
+
+def plain_records(frame: pd.DataFrame, columns: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """The rows as dicts of plain values (what to_dict("records") gives), built column by column:
+    pandas boxes each value of each row on its own, 0.2 s for 10,000 provinces."""
+    names = list(frame.columns if columns is None else columns)
+    return [dict(zip(names, values, strict=True)) for values in zip(*(frame[n].tolist() for n in names), strict=True)]
 
 
 def _cast(dtype: str, value: Any) -> Any:

@@ -37,12 +37,14 @@ def building_effects(provinces: pd.DataFrame, buildings: pd.DataFrame) -> pd.Dat
 def levy_unit(provinces: pd.DataFrame, buildings: pd.DataFrame, default: str) -> pd.Series:
     """The unit recruiting produces: the first building in Buildings row order that names one."""
     producers = buildings[buildings["Levy Unit"] != ""]
-    rank = pd.Series(np.arange(len(producers)), index=producers.index)
-    best = pd.Series(len(producers), index=provinces.index, dtype="int64")
-    for slot in SLOT_COLUMNS:
-        best = np.minimum(best, provinces[slot].map(rank).fillna(len(producers)).astype("int64"))
-    units = pd.Series([*producers["Levy Unit"], default], dtype="object")
-    return pd.Series(units.to_numpy()[best.to_numpy()], index=provinces.index, dtype="object")
+    none = len(producers)  # the rank of a slot whose building produces no unit
+    # every slot of every province looked up at once (a map per slot column cost ten times as much)
+    slots = np.concatenate([provinces[slot].to_numpy(dtype=object) for slot in SLOT_COLUMNS])
+    found = pd.Index(producers.index).get_indexer(slots)  # -1: no producer of that name
+    ranks = np.where(found < 0, none, found).reshape(len(SLOT_COLUMNS), len(provinces))
+    best = ranks.min(axis=0, initial=none)
+    units = np.array([*producers["Levy Unit"], default], dtype=object)
+    return pd.Series(units[best], index=provinces.index, dtype="object")
 
 
 def province_stats(

@@ -19,7 +19,7 @@ import pandas as pd
 from sheets_engine.core.cells import timestamp_text
 from sheets_engine.core.deadlines import local_time
 from sheets_engine.core.problems import Problem, Severity
-from sheets_engine.core.tables import Draft, GameState
+from sheets_engine.core.tables import Draft, GameState, plain_records
 from sheets_engine.sengoku.order import Refusal, Refused
 from sheets_engine.sengoku.schema import CharacterStatus, OrderStatus, OrderType
 from sheets_engine.sengoku.turn import Order, Turn
@@ -108,10 +108,10 @@ def new_responses(
     the column and reason it is refused for (("", "") if it is not)."""
     copied = Counter(
         _identity(r["Submitted"], r["Email"], r["Character"], r["Order"], r["Target"], r["Detail"])
-        for r in orders.to_dict("records")
+        for r in plain_records(orders, ("Submitted", "Email", "Character", "Order", "Target", "Detail"))
     )
     found = []
-    for number, response in zip(responses.index, responses.to_dict("records"), strict=True):
+    for number, response in zip(responses.index, plain_records(responses), strict=True):
         values = {column: _clip(str(response[source])) for source, column in _PLAYER_FIELDS}
         values["Submitted"] = timestamp_text(response["Timestamp"])
         ident = _identity(values["Submitted"], values["Email"], values["Character"], values["Order"],

@@ -6,14 +6,14 @@ Each check names tab, row (as the sheet shows it), column and the value found.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 import pandas as pd
 
 from sheets_engine.core.cells import split_names
 from sheets_engine.core.problems import Problem, Severity
-from sheets_engine.core.tables import GameState
+from sheets_engine.core.tables import GameState, plain_records
 from sheets_engine.sengoku.game import GameSettings, settings_problems
 from sheets_engine.sengoku.orders import response_problems
 from sheets_engine.sengoku.schema import (
@@ -101,13 +101,6 @@ def _clans(state: GameState) -> list[Problem]:
     return c.problems
 
 
-def _records(frame: pd.DataFrame, columns: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """The rows as dicts of plain values (what to_dict("records") gives), built column by column:
-    pandas boxes each value of each row on its own, 0.2 s for 10,000 provinces."""
-    names = list(frame.columns if columns is None else columns)
-    return [dict(zip(names, values, strict=True)) for values in zip(*(frame[n].tolist() for n in names), strict=True)]
-
-
 def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]:
     c = _Checker(state, "Provinces")
     provinces = state.frame("Provinces")
@@ -144,7 +137,7 @@ def _provinces(state: GameState, settings: GameSettings | None) -> list[Problem]
     unreadable = set(state.rows["Clans"]) - set(clans.index)
     kinds = dict(zip(buildings.index, zip(buildings["Kind"], buildings["Resource"], strict=True), strict=True))
     read = ("Province", "Type", "Resource", "Province Owner", "Controlled By", "Fortress Level", *SLOT_COLUMNS)
-    for row in _records(provinces, read):  # plain dicts, not iterrows: this runs for every province
+    for row in plain_records(provinces, read):  # plain dicts, not iterrows: this runs for every province
         province = row["Province"]
         clan = row["Controlled By"] or row["Province Owner"]
         allowed = dev3 if development_of.get(clan, 0) >= 3 or clan in unreadable else slots
@@ -253,7 +246,7 @@ def _armies(state: GameState) -> list[Problem]:
     characters = state.frame("Characters")
     led: dict[str, Hashable] = {}
     armies = state.frame("Armies")
-    for army, row in zip(armies.index, _records(armies, ("Leader", "Clan")), strict=True):
+    for army, row in zip(armies.index, plain_records(armies, ("Leader", "Clan")), strict=True):
         leader = row["Leader"]
         if not leader or leader not in characters.index:
             continue
