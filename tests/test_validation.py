@@ -236,6 +236,50 @@ def test_two_daimyos_in_one_clan_is_an_error() -> None:
     assert "Oda Nobunaga" in problem.expected
 
 
+def test_an_army_led_by_a_dead_character_is_an_error() -> None:
+    """Section 6: the dead lead no army (Shibata Katsuie, leading the Oda Vanguard, set Dead)."""
+    s = demo()
+    put(s, "Characters", 3, "Status", "Dead")
+    problem = only([p for p in app.validate(s) if p.severity is Severity.ERROR])  # his form order: a warning
+    assert (problem.tab, problem.row, problem.column, problem.value) == ("Armies", 3, "Leader", "Shibata Katsuie")
+    assert problem.expected == "a living character (this one is Dead)"
+
+
+def test_one_character_leading_two_armies_is_reported_on_the_second() -> None:
+    s = demo()
+    put(s, "Armies", 4, "Leader", "Oda Nobunaga")  # the Kinai Guard, led by nobody in the demo
+    problem = only(app.validate(s))
+    assert (problem.tab, problem.row, problem.column, problem.value) == ("Armies", 4, "Leader", "Oda Nobunaga")
+    assert problem.expected == "a character who leads no other army (it leads Oda Main Host)"
+
+
+def test_three_daimyos_in_one_clan_name_the_first_on_each_later_one() -> None:
+    s = demo()
+    put(s, "Characters", KINOSHITA, "Title", "Daimyo")
+    put(s, "Characters", 3, "Title", "Daimyo")
+    problems = app.validate(s)
+    assert [(p.row, p.column, p.value, p.expected) for p in problems] == [
+        (3, "Title", "Daimyo", "one Daimyo per clan (Oda Nobunaga is the Oda Daimyo)"),
+        (KINOSHITA, "Title", "Daimyo", "one Daimyo per clan (Oda Nobunaga is the Oda Daimyo)"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("clan", "ally", "expected"),
+    [
+        ("Mori", "Mori", "another clan (a clan cannot declare itself its ally)"),
+        ("Takeda", "Imagawa", "one row per declaration; row 2 has it already"),
+    ],
+)
+def test_an_alliance_with_itself_or_declared_twice_is_an_error(clan: str, ally: str, expected: str) -> None:
+    s = demo()
+    put(s, "Alliances", 4, "Clan", clan)
+    put(s, "Alliances", 4, "Ally", ally)
+    problem = only(app.validate(s))
+    assert (problem.tab, problem.row, problem.column, problem.value) == ("Alliances", 4, "Ally", ally)
+    assert problem.expected == expected
+
+
 ODA_NOBUHIDE = ["Oda Nobuhide", "old_tiger", "old.tiger@example.com", "Oda", "", 3, "Owari", "Alive"]
 
 

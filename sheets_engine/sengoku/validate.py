@@ -192,8 +192,8 @@ def _alliances(state: GameState) -> list[Problem]:
     c.names("Clan", "Clans", allow_empty=False)
     c.names("Ally", "Clans", allow_empty=False)
     seen: dict[tuple[str, str], int] = {}
-    for key, row in state.frame("Alliances").iterrows():
-        pair = (row["Clan"], row["Ally"])
+    alliances = state.frame("Alliances")
+    for key, pair in zip(alliances.index, zip(alliances["Clan"], alliances["Ally"], strict=True), strict=True):
         if pair[0] == pair[1]:
             c.add(key, "Ally", pair[1], "another clan (a clan cannot declare itself its ally)")
         elif pair in seen:
@@ -244,15 +244,18 @@ def _armies(state: GameState) -> list[Problem]:
     c.names("Origin", "Provinces")
     c.names("Leader", "Characters")
     characters = state.frame("Characters")
+    # each character's Status and Clan by name (a .at lookup a led army cost 15 microseconds)
+    who = dict(zip(characters.index, zip(characters["Status"], characters["Clan"], strict=True), strict=True))
     led: dict[str, Hashable] = {}
     armies = state.frame("Armies")
     for army, row in zip(armies.index, plain_records(armies, ("Leader", "Clan")), strict=True):
         leader = row["Leader"]
-        if not leader or leader not in characters.index:
+        if not leader or leader not in who:
             continue
-        if characters.at[leader, "Status"] == "Dead":
+        status, clan = who[leader]
+        if status == "Dead":
             c.add(army, "Leader", leader, "a living character (this one is Dead)")
-        elif characters.at[leader, "Clan"] != row["Clan"]:
+        elif clan != row["Clan"]:
             c.add(army, "Leader", leader, f"a character of the {row['Clan']} clan")
         if leader in led:
             c.add(
@@ -285,14 +288,13 @@ def _characters(state: GameState, settings: GameSettings | None) -> list[Problem
         emails.setdefault(email, name)
     alive = characters[characters["Status"] == "Alive"]
     daimyos = alive[alive["Title"] == "Daimyo"]
-    for clan, group in daimyos.groupby("Clan"):
-        for name in list(group.index)[1:]:
-            c.add(
-                name,
-                "Title",
-                "Daimyo",
-                f"one Daimyo per clan ({group.index[0]} is the {clan} Daimyo)",
-            )
+    by_clan: dict[str, list[Hashable]] = {}  # as groupby("Clan"): clans in sorted order, names in row order
+    for name, clan in zip(daimyos.index, daimyos["Clan"], strict=True):
+        by_clan.setdefault(clan, []).append(name)
+    for clan in sorted(by_clan):
+        first, *others = by_clan[clan]
+        for name in others:
+            c.add(name, "Title", "Daimyo", f"one Daimyo per clan ({first} is the {clan} Daimyo)")
     if settings is not None:
         counts = alive[alive["Clan"] != ""].groupby("Clan").size()
         for clan, count in counts.items():
