@@ -12,7 +12,7 @@ from datetime import date, datetime, time, timedelta
 from enum import Enum
 from typing import Annotated, Any, TypeVar
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, Strict, StringConstraints
 
 from sheets_engine.core.deadlines import local_time, time_zone
 
@@ -196,6 +196,23 @@ Flag = Annotated[bool, BeforeValidator(_flag)]
 """TRUE or FALSE; empty is FALSE."""
 Fraction = Annotated[Annotated[float, Field(ge=0, le=1)] | None, BeforeValidator(_fraction)]
 """A rate between 0 and 1 (60% or 0.6); empty is none."""
+
+# The same types for the usual cell, checked without a Python call: pydantic tries the first member
+# (in Rust) and only when it does not take the cell the type above. The first takes only what the
+# type above gives back unchanged: a whole number in range; a text with nothing str.strip() removes
+# at either end (Python's whitespace, listed, as the regex's \s is not quite it). A row that fails is
+# validated again with the types above, for their messages (core.load).
+_SPACE = "".join(f"\\x{{{ord(c):x}}}" for c in map(chr, range(0x3001)) if c.isspace())
+_STRIPPED = f"^(?:[^{_SPACE}](?:[\\s\\S]*[^{_SPACE}])?)?$"
+FAST_TWINS: dict[Any, Any] = {
+    Text: Annotated[
+        Annotated[str, Strict(), StringConstraints(pattern=_STRIPPED)] | Text, Field(union_mode="left_to_right")
+    ],
+    Count: Annotated[Annotated[int, Strict(), Field(ge=0, le=MAX_COUNT)] | Count, Field(union_mode="left_to_right")],
+    Whole: Annotated[
+        Annotated[int, Strict(), Field(ge=-MAX_COUNT, le=MAX_COUNT)] | Whole, Field(union_mode="left_to_right")
+    ],
+}
 
 
 def split_names(value: str) -> list[str]:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic.fields import FieldInfo
 
-from sheets_engine.core.cells import is_blank, name_text
+from sheets_engine.core.cells import FAST_TWINS, is_blank, name_text
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.store import RawTab
 from sheets_engine.core.tables import GameState, Layout, TabSpec, empty_frame, frame_from_models
@@ -157,6 +159,8 @@ def _type_rows(
     positions = [(c, i - 1) for c, i in columns.items()]
     missing = set(spec.columns) - set(columns)  # reported once, at the header
     named = spec.key if spec.key is not None and spec.key not in missing else None  # the key column, if read
+    # building the twin costs about what it saves on 1,500 rows (0.2 ms a column)
+    fast = fast_twin(spec.model) if len(tab.rows) > FAST_ROWS else spec.model
     for number, cells in tab.rows:
         values = {c: cells[i] if i < len(cells) else None for c, i in positions}
         if all(is_blank(v) for v in values.values()):
@@ -174,7 +178,7 @@ def _type_rows(
             else:
                 seen[key] = number
         try:
-            model = spec.model.model_validate(values)
+            model = _validated(fast, spec.model, values)
         except ValidationError as error:
             problems += _problems(spec.name, number, values, error, missing)
             if key_problem is not None:
@@ -193,6 +197,36 @@ def _type_rows(
             if values[column] is None or values[column] == "":
                 empty[column].append(key)
     return frame_from_models(spec, records, keys), key_rows, problems, empty
+
+
+FAST_ROWS = 2_000  # a tab longer than this is typed with its model's fast twin
+
+
+@functools.cache
+def fast_twin(model: type[BaseModel]) -> type[BaseModel]:
+    """The row model with its text, count and whole-number columns checked the fast way first (see
+    `cells.FAST_TWINS`): the same values for every row it takes, and a row it refuses is validated
+    again with `model` for its problems. 10,000 Provinces rows: 0.078 -> 0.04 s."""
+    plain = {FieldInfo.from_annotation(t): twin for t, twin in FAST_TWINS.items()}
+    twins = {}
+    for name, info in model.model_fields.items():
+        for typed, twin in plain.items():
+            # only a column typed exactly so (no constraint of its own, like Fortress Level's le=4)
+            if (info.annotation, info.metadata) == (typed.annotation, typed.metadata):
+                kept = {"alias": info.alias} | ({} if info.is_required() else {"default": info.default})
+                twins[name] = (twin, Field(**kept))
+                break
+    return create_model(model.__name__, __base__=model, __module__=model.__module__, **twins)
+
+
+def _validated(fast: type[BaseModel], model: type[BaseModel], values: dict[str, Any]) -> BaseModel:
+    """The row as `model` validates it, tried first with its fast twin."""
+    if fast is not model:
+        try:
+            return fast.model_validate(values)
+        except ValidationError:
+            pass  # validated again below, for the row's own problems in the types' words
+    return model.model_validate(values)
 
 
 _EXPECTED = {
