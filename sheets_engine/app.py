@@ -60,8 +60,10 @@ class Report:
     form: dict[str, Any] = field(default_factory=dict)  # the Form closed/reopened around the run, and errors
 
 
-# A resolution appends to History and never reads it back; History grows every turn.
-APPEND_ONLY = ("History",)
+# The log tabs: a resolution appends to them and never reads them back (their rows are not typed or
+# checked, core.load), so only their header and length are read. They grow every turn (History and
+# Notifications most: at 10,000 provinces some 11,000 and 270 rows a turn in play).
+APPEND_ONLY = ("History", "Notifications", "Battles")
 
 
 def campaign_tabs() -> list[str]:
