@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import gc
+import os
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -863,6 +864,11 @@ def main() -> None:
     # its collector as it was until then.
     atexit.unregister(gc.freeze)  # once, however often main() runs in one process
     atexit.register(gc.freeze)
+    # numpy's OpenBLAS starts a thread a core when it loads, and they spin: some 0.05 s of CPU at import
+    # and more after each call, for a run that does no linear algebra worth a second thread (0.13 s of a
+    # 10,000-province turn's 1.26 s). One thread unless the machine's owner asked for more; read when
+    # numpy loads, which is below (not when this module is imported).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from sheets_engine.core.problems import InvalidCampaign
     from sheets_engine.stores.base import StoreError, StoreUnavailable
     from sheets_engine.stores.guard import ConflictError
