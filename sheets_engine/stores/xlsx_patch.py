@@ -210,6 +210,7 @@ _CELL_START = re.compile(rb"<(?:\w+:)?c[\s/>]")
 _CELL_LETTERS = re.compile(rb'\br="([A-Za-z]+)')
 _STYLE = re.compile(rb'\ss="([^"]*)"')
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+_EXT_LST = re.compile(rb"<(?:\w+:)?extLst\b")
 
 
 def _row_cells(row: bytes, head_end: int) -> list[tuple[int, bytes]]:
@@ -250,12 +251,17 @@ def _patch_row(row: bytes | None, number: int, values: Mapping[int, Any], prefix
     p = prefix.decode()
     existing: dict[int, bytes] = {}
     opening = f'<{p}row r="{number}">'.encode()
+    extension = b""  # the row's extLst (after its cells, as the schema orders them): kept as it is
     if row is not None:
         head_end = row.index(b">") + 1
         opening = row[:head_end]
         if opening.endswith(b"/>"):
             opening = opening[:-2].rstrip() + b">"
         else:
+            found = _EXT_LST.search(row, head_end) if b"extLst" in row else None
+            if found is not None:
+                close = row.rfind(b"</")
+                extension, row = row[found.start() : close], row[: found.start()] + row[close:]
             existing = dict(_row_cells(row, head_end))
         if b"spans=" in opening:
             opening = re.sub(rb'\sspans="[^"]*"', b"", opening)  # a hint only; stale after an insert
@@ -269,7 +275,7 @@ def _patch_row(row: bytes | None, number: int, values: Mapping[int, Any], prefix
             formula = formula or ((b"<f" in old or b":f" in old) and _FORMULA.search(old) is not None)
         existing[column] = cell_xml(f"{column_letters(column)}{number}", value, style, prefix)
     body = b"".join(xml for _, xml in sorted(existing.items()))
-    return opening + body + f"</{p}row>".encode(), formula
+    return opening + body + extension + f"</{p}row>".encode(), formula
 
 
 def patch_sheet(
