@@ -248,6 +248,10 @@ ODD_SHEETS = {
         '<row r="2"><c r="A2" t="s" s="5"><v>2</v></c><c r="B2" t="b"><v>1</v></c><c r="C2" t="e"><v>#N/A</v></c>'
         "</row>"
     ),
+    "duplicate cells": sheet_of(
+        '<row r="1"><c r="A1"><v>1</v></c><c r="B1"><v>2</v></c><c r="A1" s="2"><v>3</v></c></row>'
+        '<row r="2"><c r="A2"><v>4</v></c><c r="A2"><v>5</v></c></row>'
+    ),
     "spans and whitespace between": sheet_of(
         '\n  <row r="1" spans="1:2">\n    <c r="A1"><v>1</v></c>\n    <c r="B1"><v>2</v></c>\n  </row>\n'
         '  <row r="2" spans="1:2">\n    <c r="B2" s="1"><v>2</v></c>\n  </row>\n'
@@ -302,6 +306,12 @@ def test_a_changed_row_absent_in_the_middle_goes_between_its_neighbours() -> Non
 def test_a_row_s_extlst_is_kept_when_a_cell_is_added_to_it() -> None:
     xml = check(ODD_SHEETS["rows with extLst"], {1: {2: 5}})
     assert b'<extLst><ext uri="{GM}"><x14:thing xmlns:x14="urn:x14" c="1"/></ext></extLst></row>' in xml
+
+
+def test_of_two_cells_with_one_reference_the_one_readers_keep_is_overwritten() -> None:
+    xml = check(ODD_SHEETS["duplicate cells"], {1: {1: 9}, 2: {1: 8}})
+    assert openpyxl_values(xml)[(1, 1)] == 9
+    assert b'<c r="A1" s="2"><v>9</v></c></row>' in xml  # the later A1, its style kept
 
 
 def test_a_shared_formula_master_overwritten_leaves_its_children_their_own_formulas() -> None:

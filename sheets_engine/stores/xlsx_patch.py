@@ -417,7 +417,8 @@ def _patch_cells(row: bytes, number: int, values: Mapping[int, Any], prefix: byt
     formula = False
     for column, value in values.items():
         letters = _letters(column)
-        begin = row.find(b'%s%s%d"' % (cell_open, letters, number), head_end)
+        # from the end: of two cells with one reference (a tool's slip), readers keep the later one
+        begin = row.rfind(b'%s%s%d"' % (cell_open, letters, number), head_end)
         if begin < 0:
             return _patch_row(row, number, values, prefix)
         tag_end = row.find(b">", begin) + 1
