@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import random
 import re
 import warnings
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import openpyxl
@@ -24,7 +26,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets_engine.stores import xlsx_patch
-from sheets_engine.stores.xlsx_patch import Appended, patch_sheet
+from sheets_engine.stores.base import CellWrite
+from sheets_engine.stores.xlsx import WorkbookStore
+from sheets_engine.stores.xlsx_patch import Appended, patch_sheet, patch_workbook
 
 # Hypothesis reports a failing example through libcst, which warns on import where mypy_extensions is
 # installed; with warnings as errors the report itself would crash (as in test_fuzz_validation).
@@ -216,6 +220,49 @@ def walked(monkeypatch: pytest.MonkeyPatch, sheet: bytes, changes: Mapping[int, 
         return check(sheet, changes)
 
 
+# --- rows saved out of order -------------------------------------------------------------------------------
+
+OUT_OF_ORDER = sheet_of(numbered(1, 4, 5, 2, 3))
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {3: {1: 30}},
+        {4: {1: 40}},
+        {4: {2: "b"}, 5: {1: 50}},
+        {2: {1: 20}, 4: {1: 40}},
+        {3: {1: 30}, 4: {1: 40}, 5: {1: 50}, 6: {1: 60}},
+        {1: {4: 1}, 2: {2: 2}, 3: {3: 3}, 4: {1: 4}, 5: {2: 5}},
+        {6: {1: 60}, 7: {1: 70}},
+    ],
+)
+def test_rows_saved_out_of_order_are_patched_where_they_are_never_written_twice(
+    changes: dict[int, dict[int, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    check(OUT_OF_ORDER, changes)
+    walked(monkeypatch, OUT_OF_ORDER, changes)
+
+
+def test_a_row_numbered_above_the_last_row_element_is_found_not_added_again() -> None:
+    # the last row element is 3, but 4 and 5 are there (saved before it)
+    xml = check(OUT_OF_ORDER, {4: {1: 44}, 5: {3: 55}})
+    assert read_cells(xml)[0] == [1, 4, 5, 2, 3]
+
+
+def test_rows_out_of_order_with_a_new_row_between_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    sheet = sheet_of(numbered(1, 10, 2, 5))
+    for changes in ({3: {1: 3}}, {7: {1: 7}}, {10: {2: 1}, 11: {1: 11}}, {3: {1: 3}, 5: {1: 55}, 12: {2: 1}}):
+        check(sheet, changes)
+        walked(monkeypatch, sheet, changes)
+
+
+def test_appended_rows_that_meet_rows_saved_out_of_order_are_merged_not_duplicated() -> None:
+    # History saved with its last rows first: rows 4 and 5 are there though the last element is 3
+    check(OUT_OF_ORDER, {}, (Appended(4, (2,), [("four",), ("five",)]),))
+    check(OUT_OF_ORDER, {6: {1: 6}}, (Appended(5, (2, 3), [("x", 1)]),))
+
+
 # --- rows and cells without r, or with r not first --------------------------------------------------------
 
 
@@ -240,6 +287,10 @@ ODD_SHEETS = {
     "prefixed elements": sheet_of(
         '<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>Name</x:t></x:is></x:c><x:c r="B1" s="1"><x:v>1</x:v>'
         '</x:c></x:row><x:row r="2"><x:c r="A2"><x:f>B1*2</x:f><x:v>2</x:v></x:c></x:row><x:row r="4"/>',
+        prefix="x",
+    ),
+    "prefixed and out of order": sheet_of(
+        '<x:row r="3"><x:c r="A3"><x:v>3</x:v></x:c></x:row><x:row r="1"><x:c r="A1"><x:v>1</x:v></x:c></x:row>',
         prefix="x",
     ),
     "shared strings and inline rich text": sheet_of(
@@ -427,3 +478,79 @@ def test_random_in_order_sheets_get_exactly_the_cells_meant_as_the_walk_writes_t
     finally:
         xlsx_patch._patch_numbered = original
     assert read_cells(fast) == read_cells(slow)
+
+
+@settings(FUZZ, max_examples=300)
+@given(sheets_and_changes(shuffle=True))
+def test_random_shuffled_sheets_never_get_a_row_twice(case: Any) -> None:
+    sheet, changes = case
+    check(sheet, changes)
+    original = xlsx_patch._patch_numbered
+    xlsx_patch._patch_numbered = lambda *_: None
+    try:
+        check(sheet, changes)
+    finally:
+        xlsx_patch._patch_numbered = original
+
+
+@settings(FUZZ, max_examples=150)
+@given(sheets_and_changes(shuffle=True), st.integers(1, 50), st.integers(0, 4))
+def test_random_appended_rows_never_meet_a_row_twice(case: Any, first: int, count: int) -> None:
+    sheet, changes = case
+    block = Appended(first, (1, 3), [(f"h{i}", i) for i in range(count)])
+    check(sheet, changes, (block,))
+
+
+# --- whole workbooks ----------------------------------------------------------------------------------------
+
+
+def workbook_cells(data: bytes) -> dict[tuple[int, int], Any]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        xml = archive.read("xl/worksheets/sheet1.xml")
+    numbers, _ = read_cells(xml)
+    assert len(numbers) == len(set(numbers))
+    book = load(data)
+    return {(c.row, c.column): c.value for row in book["Tab"].iter_rows() for c in row if c.value is not None}
+
+
+def test_patch_workbook_over_a_sheet_saved_out_of_order() -> None:
+    source = workbook(OUT_OF_ORDER)
+    target = io.BytesIO()
+    patch_workbook(source, target, {"Tab": {4: {1: 44}, 3: {2: "three"}, 6: {1: 6}}})
+    assert workbook_cells(target.getvalue()) == {
+        (1, 1): 1, (1, 3): 10, (2, 1): 2, (2, 3): 20, (3, 1): 3, (3, 2): "three", (3, 3): 30,
+        (4, 1): 44, (4, 3): 40, (5, 1): 5, (5, 3): 50, (6, 1): 6,
+    }  # fmt: skip
+
+
+def test_the_workbook_store_reads_then_writes_a_sheet_saved_out_of_order(tmp_path: Path) -> None:
+    path = tmp_path / "odd.xlsx"
+    path.write_bytes(workbook(OUT_OF_ORDER))
+    store = WorkbookStore(path)
+    assert store.read()["Tab"].rows[:3] == [(2, [2, "", 20]), (3, [3, "", 30]), (4, [4, "", 40])]
+    store.write([CellWrite("Tab", 4, 2, "four"), CellWrite("Tab", 5, 1, 55), CellWrite("Tab", 7, 1, 7)])
+    cells = workbook_cells(path.read_bytes())
+    assert {key: cells[key] for key in [(4, 1), (4, 2), (5, 1), (5, 3), (7, 1)]} == {
+        (4, 1): 4, (4, 2): "four", (5, 1): 55, (5, 3): 50, (7, 1): 7,
+    }  # fmt: skip
+    store.write([CellWrite("Tab", 4, 2, "again")])  # no read between: builds on what it wrote
+    assert workbook_cells(path.read_bytes())[(4, 2)] == "again"
+    assert WorkbookStore(path).read()["Tab"].rows[2] == (4, [4, "again", 40])
+
+
+def test_random_shuffles_through_the_store(tmp_path: Path) -> None:
+    rng = random.Random(15)
+    for attempt in range(20):
+        numbers = rng.sample(range(1, 30), 12)
+        path = tmp_path / f"book{attempt}.xlsx"
+        path.write_bytes(workbook(sheet_of(numbered(*numbers))))
+        before = workbook_cells(path.read_bytes())
+        store = WorkbookStore(path)
+        store.read()
+        changes = {rng.randint(1, 32): {rng.randint(1, 4): rng.randint(0, 99)} for _ in range(8)}
+        store.write([CellWrite("Tab", r, c, v) for r, values in changes.items() for c, v in values.items()])
+        after = dict(before)
+        for r, values in changes.items():
+            for c, v in values.items():
+                after[(r, c)] = v
+        assert workbook_cells(path.read_bytes()) == after
