@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from sheets_engine.stores import xlsx_patch
 from sheets_engine.stores.base import CellWrite
 from sheets_engine.stores.xlsx import WorkbookStore
-from sheets_engine.stores.xlsx_patch import Appended, patch_sheet, patch_workbook
+from sheets_engine.stores.xlsx_patch import Appended, SheetWrites, patch_sheet, patch_workbook
 
 # Hypothesis reports a failing example through libcst, which warns on import where mypy_extensions is
 # installed; with warnings as errors the report itself would crash (as in test_fuzz_validation).
@@ -554,3 +554,17 @@ def test_random_shuffles_through_the_store(tmp_path: Path) -> None:
             for c, v in values.items():
                 after[(r, c)] = v
         assert workbook_cells(path.read_bytes()) == after
+
+
+def test_rows_appended_to_a_sheet_this_writer_saved_out_of_order_meet_no_row(tmp_path: Path) -> None:
+    # the first write segments the sheet (the next append copies its rows compressed): its segments must
+    # know row 5 is there though the last row element is 3
+    once = io.BytesIO()
+    patch_workbook(workbook(OUT_OF_ORDER), once, {"Tab": {1: {2: "one"}}})
+    rows = SheetWrites([Appended(4, (2,), [("four",), ("five",), ("six",)])])
+    twice = io.BytesIO()
+    patch_workbook(once.getvalue(), twice, {"Tab": rows})
+    cells = workbook_cells(twice.getvalue())
+    assert {key: cells.get(key) for key in [(4, 1), (4, 2), (5, 1), (5, 2), (6, 2)]} == {
+        (4, 1): 4, (4, 2): "four", (5, 1): 5, (5, 2): "five", (6, 2): "six",
+    }  # fmt: skip
