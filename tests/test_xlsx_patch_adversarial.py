@@ -10,6 +10,7 @@ numbers in file order) and openpyxl (the values a GM's own scripts see).
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import random
 import re
@@ -25,9 +26,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheets_engine.stores import xlsx_patch
-from sheets_engine.stores.base import CellWrite
-from sheets_engine.stores.xlsx import WorkbookStore
+from sheets_engine.stores import xlsx, xlsx_patch
+from sheets_engine.stores.base import CellWrite, StoreError
+from sheets_engine.stores.xlsx import WorkbookChanged, WorkbookStore
 from sheets_engine.stores.xlsx_patch import Appended, SheetWrites, patch_sheet, patch_workbook
 
 # Hypothesis reports a failing example through libcst, which warns on import where mypy_extensions is
@@ -534,7 +535,7 @@ def test_the_workbook_store_reads_then_writes_a_sheet_saved_out_of_order(tmp_pat
         (4, 1): 4, (4, 2): "four", (5, 1): 55, (5, 3): 50, (7, 1): 7,
     }  # fmt: skip
     store.write([CellWrite("Tab", 4, 2, "again")])  # no read between: builds on what it wrote
-    assert workbook_cells(path.read_bytes())[(4, 2)] == "again"
+    assert workbook_cells(path.read_bytes()) == {**cells, (4, 2): "again"}
     assert WorkbookStore(path).read()["Tab"].rows[2] == (4, [4, "again", 40])
 
 
@@ -568,3 +569,75 @@ def test_rows_appended_to_a_sheet_this_writer_saved_out_of_order_meet_no_row(tmp
     assert {key: cells.get(key) for key in [(4, 1), (4, 2), (5, 1), (5, 2), (6, 2)]} == {
         (4, 1): 4, (4, 2): "four", (5, 1): 5, (5, 2): "five", (6, 2): "six",
     }  # fmt: skip
+
+
+# --- the sheet XML the read inflated, reused by the write -------------------------------------------------
+
+
+def campaign(tmp_path: Path) -> WorkbookStore:
+    store = WorkbookStore(tmp_path / "campaign.xlsx")
+    store.create(
+        {
+            "Provinces": [["Province", "Tax"], ["Edo", 1], ["Kyo", 2]],
+            "Clans": [["Clan", "Gold"], ["Oda", 10]],
+            "History": [["Turn", "Note"], [1, "begun"]],
+        }
+    )
+    return store
+
+
+def values(path: Path) -> dict[str, list[list[Any]]]:
+    book = openpyxl.load_workbook(path)
+    return {sheet.title: [list(row) for row in sheet.iter_rows(values_only=True)] for sheet in book}
+
+
+def test_a_write_after_a_read_of_some_tabs_patches_the_others_as_they_are_on_disk(tmp_path: Path) -> None:
+    store = campaign(tmp_path)
+    store.read(only=["Provinces"])
+    store.write([CellWrite("Provinces", 2, 2, 5), CellWrite("Clans", 2, 2, 11), CellWrite("History", 3, 1, 2)])
+    store.read(headers_only=["History"])
+    store.write([CellWrite("History", 2, 2, "begun again"), CellWrite("Clans", 3, 1, "Takeda")])
+    assert values(store.path) == {
+        "Provinces": [["Province", "Tax"], ["Edo", 5], ["Kyo", 2]],
+        "Clans": [["Clan", "Gold"], ["Oda", 11], ["Takeda", None]],
+        "History": [["Turn", "Note"], [1, "begun again"], [2, None]],
+    }
+
+
+def test_a_failed_write_leaves_the_next_one_to_patch_the_file_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = campaign(tmp_path)
+    store.read()
+    with pytest.raises(StoreError, match="no tab named Nowhere"):
+        store.write([CellWrite("Provinces", 2, 2, 7), CellWrite("Nowhere", 1, 1, 1)])
+    renames = []
+
+    def refuse(source: str, target: str) -> None:
+        renames.append(target)
+        raise OSError(errno.EIO, "I/O error")
+
+    with monkeypatch.context() as failing:
+        failing.setattr(xlsx.os, "replace", refuse)
+        with pytest.raises(OSError, match="I/O error"):
+            store.write([CellWrite("Provinces", 3, 2, 8)])
+    assert renames  # the second write failed at its very end, with its file complete
+    store.write([CellWrite("Clans", 2, 2, 12)])
+    assert values(store.path)["Provinces"] == [["Province", "Tax"], ["Edo", 1], ["Kyo", 2]]
+    assert values(store.path)["Clans"] == [["Clan", "Gold"], ["Oda", 12]]
+
+
+def test_a_gm_save_between_read_and_write_is_refused_and_the_next_read_writes_over_the_save(tmp_path: Path) -> None:
+    store = campaign(tmp_path)
+    store.read()
+    book = openpyxl.load_workbook(store.path)
+    book["Provinces"]["B3"] = 99  # the GM's edit, saved
+    book["Provinces"]["C2"] = "GM note"
+    book.save(store.path)
+    saved = store.path.read_bytes()
+    with pytest.raises(WorkbookChanged):
+        store.write([CellWrite("Provinces", 2, 2, 5)])
+    assert store.path.read_bytes() == saved
+    store.read()
+    store.write([CellWrite("Provinces", 2, 2, 5)])
+    assert values(store.path)["Provinces"] == [["Province", "Tax", None], ["Edo", 5, "GM note"], ["Kyo", 99, None]]
