@@ -319,6 +319,10 @@ ODD_SHEETS = {
         '<row r="3"><c r="A3"><v>3</v></c><c r="B3"><f t="shared" si="0"/><v>6</v></c></row>'
         '<row r="4"><c r="A4"><v>4</v></c><c r="B4"><f t="shared" si="0"/><v>8</v></c></row>'
     ),
+    "single-quoted attributes": sheet_of(
+        "<row r='1' spans='1:2'><c r='A1' s='2'><v>1</v></c><c r='B1' t='inlineStr'><is><t>one</t></is></c></row>"
+        "<row r='3'><c r='B3' s='1'><v>3</v></c></row><row r='5'><c r='A5'><v>5</v></c></row>"
+    ),
     "empty sheetData": b'<worksheet xmlns="' + NS.encode() + b'"><sheetData/></worksheet>',
     "an empty row in the middle absent": sheet_of(numbered(1, 2, 5, 6)),
 }

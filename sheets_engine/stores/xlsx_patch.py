@@ -26,8 +26,9 @@ from typing import Any
 
 _ROW = re.compile(rb"<(?:\w+:)?row\b[^>]*?(?:/>|>.*?</(?:\w+:)?row>)", re.DOTALL)
 # a cell, with the column letters of its r="B7" when it has one
-_CELL = re.compile(rb'<(?:\w+:)?c\b(?=[^>]*?\br="([A-Za-z]+))?[^>]*?(?:/>|>.*?</(?:\w+:)?c>)', re.DOTALL)
-_LAST_ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
+# XML lets an attribute's value be in single quotes too (r='7'): these read both
+_CELL = re.compile(rb'<(?:\w+:)?c\b(?=[^>]*?\br=["\']([A-Za-z]+))?[^>]*?(?:/>|>.*?</(?:\w+:)?c>)', re.DOTALL)
+_LAST_ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br=["\'](\d+)["\']')
 _ATTR = re.compile(rb'\b([\w:]+)="([^"]*)"')
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # not allowed in XML 1.0
 _EXCEL_EPOCH = datetime(1899, 12, 30)
@@ -208,8 +209,9 @@ def _attrs(tag: bytes) -> dict[bytes, bytes]:
 
 
 _CELL_START = re.compile(rb"<(?:\w+:)?c[\s/>]")
-_CELL_LETTERS = re.compile(rb'\br="([A-Za-z]+)')
-_STYLE = re.compile(rb'\ss="([^"]*)"')
+_CELL_LETTERS = re.compile(rb'\br=["\']([A-Za-z]+)')
+_STYLE = re.compile(rb'\ss=["\']([^"\']*)["\']')
+_SPANS = re.compile(rb'\sspans=["\'][^"\']*["\']')
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
 _EXT_LST = re.compile(rb"<(?:\w+:)?extLst\b")
 
@@ -265,7 +267,7 @@ def _patch_row(row: bytes | None, number: int, values: Mapping[int, Any], prefix
                 extension, row = row[found.start() : close], row[: found.start()] + row[close:]
             existing = dict(_row_cells(row, head_end))
         if b"spans=" in opening:
-            opening = re.sub(rb'\sspans="[^"]*"', b"", opening)  # a hint only; stale after an insert
+            opening = _SPANS.sub(b"", opening)  # a hint only; stale after an insert
     formula = False
     for column, value in values.items():
         old = existing.get(column)
@@ -465,7 +467,7 @@ def _patch_cells(row: bytes, number: int, values: Mapping[int, Any], prefix: byt
     places.sort()
     opening = row[:head_end]
     if b"spans=" in opening:
-        opening = re.sub(rb'\sspans="[^"]*"', b"", opening)  # as _patch_row writes it
+        opening = _SPANS.sub(b"", opening)  # as _patch_row writes it
     parts = [opening]
     cursor = head_end
     for begin, stop, cell in places:
