@@ -91,9 +91,28 @@ def read_cells(xml: bytes) -> tuple[list[int], dict[tuple[int, int], Cell]]:
     return numbers, cells
 
 
-def written(value: Any, old: Cell | None) -> Cell:
-    """What a cell holds once the engine wrote this value over `old` (its style kept, its formula gone)."""
-    style = old[2] if old else None
+def default_styles(xml: bytes) -> Any:
+    """(row, column) -> the style a new cell there takes: its row's (s= with customFormat="1"), else its
+    column's (<col style=>), else none."""
+    root = ET.fromstring(xml)
+    rows, number = {}, 0
+    for row in root.iter(f"{{{NS}}}row"):
+        number = int(row.get("r")) if row.get("r") else number + 1
+        if row.get("customFormat") in ("1", "true") and row.get("s"):
+            rows[number] = row.get("s")
+    cols = [(int(c.get("min")), int(c.get("max")), c.get("style")) for c in root.iter(f"{{{NS}}}col") if c.get("style")]
+
+    def style(row: int, column: int) -> str | None:
+        found = rows.get(row) or next((s for first, last, s in cols if first <= column <= last), None)
+        return None if found == "0" else found
+
+    return style
+
+
+def written(value: Any, old: Cell | None, default: str | None = None) -> Cell:
+    """What a cell holds once the engine wrote this value over `old` (its style kept, its formula gone), or
+    in a new cell (the row's or column's style, `default`)."""
+    style = old[2] if old else default
     if value is None or value == "":
         return ("empty", None, style, None)
     if isinstance(value, bool):
@@ -104,11 +123,11 @@ def written(value: Any, old: Cell | None) -> Cell:
     return ("s", text, style, None)
 
 
-def expected(before: Mapping[tuple[int, int], Cell], changes: Mapping[int, Mapping[int, Any]]) -> dict:
+def expected(before: Mapping[tuple[int, int], Cell], changes: Mapping[int, Mapping[int, Any]], style: Any) -> dict:
     after = dict(before)
     for row, values in changes.items():
         for col, value in values.items():
-            after[(row, col)] = written(value, before.get((row, col)))
+            after[(row, col)] = written(value, before.get((row, col)), style(row, col))
     return after
 
 
@@ -128,7 +147,7 @@ def check(sheet: bytes, changes: Mapping[int, Mapping[int, Any]], appended: tupl
             for col, value in zip(block.columns, row, strict=True):
                 if value is not None and value != "":
                     all_changes.setdefault(n, {})[col] = value
-    assert after == expected(before, all_changes)
+    assert after == expected(before, all_changes, default_styles(sheet))
     seen = openpyxl_values(sheet)  # what a GM's openpyxl script sees, before and after
     for row, values in all_changes.items():
         for col, value in values.items():
@@ -323,6 +342,13 @@ ODD_SHEETS = {
         "<row r='1' spans='1:2'><c r='A1' s='2'><v>1</v></c><c r='B1' t='inlineStr'><is><t>one</t></is></c></row>"
         "<row r='3'><c r='B3' s='1'><v>3</v></c></row><row r='5'><c r='A5'><v>5</v></c></row>"
     ),
+    "row and column styles": (
+        f'<worksheet xmlns="{NS}"><cols><col min="2" max="3" width="9" style="4" customWidth="1"/>'
+        '<col min="5" max="5" style="0"/></cols><sheetData>'
+        '<row r="1" s="6" customFormat="1"><c r="A1"><v>1</v></c></row>'
+        '<row r="2" s="5"><c r="A2" s="1"><v>2</v></c></row>'
+        '<row r="4" s="3" customFormat="1"/></sheetData></worksheet>'
+    ).encode(),
     "empty sheetData": b'<worksheet xmlns="' + NS.encode() + b'"><sheetData/></worksheet>',
     "an empty row in the middle absent": sheet_of(numbered(1, 2, 5, 6)),
 }
@@ -362,6 +388,14 @@ def test_a_changed_row_absent_in_the_middle_goes_between_its_neighbours() -> Non
 def test_a_row_s_extlst_is_kept_when_a_cell_is_added_to_it() -> None:
     xml = check(ODD_SHEETS["rows with extLst"], {1: {2: 5}})
     assert b'<extLst><ext uri="{GM}"><x14:thing xmlns:x14="urn:x14" c="1"/></ext></extLst></row>' in xml
+
+
+def test_a_new_cell_in_a_row_or_column_a_gm_formatted_whole_takes_that_formatting() -> None:
+    xml = check(ODD_SHEETS["row and column styles"], {1: {2: 7}, 2: {3: 8, 5: 9, 6: 10}, 3: {2: "x"}, 4: {1: 1}})
+    assert b'<c r="B1" s="6"><v>7</v></c>' in xml  # the row's, over the column's
+    assert b'<c r="C2" s="4"><v>8</v></c><c r="E2"><v>9</v></c><c r="F2"><v>10</v></c>' in xml  # s=5: no customFormat
+    assert b'<row r="3"><c r="B3" s="4" t="inlineStr">' in xml
+    assert b'<c r="A4" s="3"><v>1</v></c>' in xml
 
 
 def test_of_two_cells_with_one_reference_the_one_readers_keep_is_overwritten() -> None:

@@ -214,6 +214,21 @@ _STYLE = re.compile(rb'\ss=["\']([^"\']*)["\']')
 _SPANS = re.compile(rb'\sspans=["\'][^"\']*["\']')
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
 _EXT_LST = re.compile(rb"<(?:\w+:)?extLst\b")
+_CUSTOM_FORMAT = re.compile(rb'\scustomFormat=["\'](?:1|true)["\']')
+_COL = re.compile(rb"<(?:\w+:)?col\b([^>]*)")
+_Columns = Sequence[tuple[int, int, bytes]]  # (first, last, style) of each <col> range with a style
+
+
+def _column_styles(xml: bytes, end: int) -> tuple[tuple[int, int, bytes], ...]:
+    """The styles a GM gave whole columns (<cols>, before sheetData): (first, last, style) of each range."""
+    if xml.find(b"cols>", 0, end) < 0:
+        return ()
+    styles = []
+    for match in _COL.finditer(xml, 0, end):
+        attrs = dict(re.findall(rb'\b(min|max|style)=["\'](\d+)["\']', match.group(1)))
+        if b"style" in attrs and b"min" in attrs:
+            styles.append((int(attrs[b"min"]), int(attrs.get(b"max", attrs[b"min"])), attrs[b"style"]))
+    return tuple(styles)
 
 
 def _row_cells(row: bytes, head_end: int) -> list[tuple[int, bytes]]:
@@ -249,12 +264,20 @@ def _row_cells(row: bytes, head_end: int) -> list[tuple[int, bytes]]:
     return cells
 
 
-def _patch_row(row: bytes | None, number: int, values: Mapping[int, Any], prefix: bytes) -> tuple[bytes, bool]:
-    """The row with these columns set; True if a formula was overwritten."""
+def _patch_row(
+    row: bytes | None, number: int, values: Mapping[int, Any], prefix: bytes, columns: _Columns = ()
+) -> tuple[bytes, bool]:
+    """The row with these columns set; True if a formula was overwritten.
+
+    A cell that was not there takes the style a GM gave its whole row (s= with customFormat="1") or
+    else its whole column (`columns`, the sheet's <col style=>), as Excel gives a cell typed into it:
+    a value the engine adds to a shaded row or a percentage column is shaded or a percentage too.
+    """
     p = prefix.decode()
     existing: dict[int, bytes] = {}
     opening = f'<{p}row r="{number}">'.encode()
     extension = b""  # the row's extLst (after its cells, as the schema orders them): kept as it is
+    row_style = b""
     if row is not None:
         head_end = row.index(b">") + 1
         opening = row[:head_end]
@@ -268,14 +291,20 @@ def _patch_row(row: bytes | None, number: int, values: Mapping[int, Any], prefix
             existing = dict(_row_cells(row, head_end))
         if b"spans=" in opening:
             opening = _SPANS.sub(b"", opening)  # a hint only; stale after an insert
+        if b"customFormat" in opening and _CUSTOM_FORMAT.search(opening):
+            found = _STYLE.search(opening)
+            row_style = found.group(1) if found else b""
     formula = False
     for column, value in values.items():
         old = existing.get(column)
-        style = b""
         if old is not None:
             found = _STYLE.search(old, 0, old.find(b">"))
             style = found.group(1) if found else b""
             formula = formula or ((b"<f" in old or b":f" in old) and _FORMULA.search(old) is not None)
+        else:
+            style = row_style or next((s for first, last, s in columns if first <= column <= last), b"")
+            if style == b"0":
+                style = b""  # the default style: no s, as a new cell had
         existing[column] = cell_xml(f"{column_letters(column)}{number}", value, style, prefix)
     body = b"".join(xml for _, xml in sorted(existing.items()))
     return opening + body + extension + f"</{p}row>".encode(), formula
@@ -310,6 +339,7 @@ def patch_sheet(
     # usual sheet is in order, its last row the highest; finding the highest costs a pass over every
     # row's start, made only when rows may be added (`top` stays the last row's number until then).
     last = _last_element(xml, body_start, body_end)
+    columns = _column_styles(xml, start.start())
     blocks = sorted(appended, key=lambda b: b.first_row)
     top: int | None = None
     if blocks or (changes and min(changes) > last):
@@ -321,24 +351,24 @@ def patch_sheet(
     pending = dict(sorted(changes.items()))
     if not pending or (top is not None and next(iter(pending)) > top):
         # only rows after the last one (History, Battles, Notifications): nothing to look through
-        added = b"".join(_patch_row(None, n, values, prefix)[0] for n, values in pending.items())
+        added = b"".join(_patch_row(None, n, values, prefix, columns)[0] for n, values in pending.items())
         tail = b"".join(rows_xml(b, prefix) for b in blocks)
         patched = b"".join((before, memoryview(xml)[body_start:body_end], added, tail, after))  # one copy, not two
         return _grow_dimension(patched, {**changes, **extent}), False
-    numbered = _patch_numbered(xml, body_start, body_end, pending, top, prefix)
+    numbered = _patch_numbered(xml, body_start, body_end, pending, top, prefix, columns)
     if numbered is not None:
         out, formula = numbered
         out += [rows_xml(b, prefix) for b in blocks]
         patched = b"".join((before, *out, after))
         return _grow_dimension(patched, {**changes, **extent}), formula
-    out, formula = _walk(xml, body_start, body_end, pending, prefix)
+    out, formula = _walk(xml, body_start, body_end, pending, prefix, columns)
     out += [rows_xml(b, prefix) for b in blocks]
     patched = before + b"".join(out) + after
     return _grow_dimension(patched, {**changes, **extent}), formula
 
 
 def _walk(
-    xml: bytes, start: int, end: int, pending: Mapping[int, Mapping[int, Any]], prefix: bytes
+    xml: bytes, start: int, end: int, pending: Mapping[int, Mapping[int, Any]], prefix: bytes, columns: _Columns
 ) -> tuple[list[bytes], bool]:
     """The sheet body with these rows patched, every row matched in turn (any row: without r, r not first).
 
@@ -370,21 +400,27 @@ def _walk(
             break
         number, begin, stop = rows[index]
         out.append(xml[cursor:begin])
-        out += [_patch_row(None, n, pending[n], prefix)[0] for n in inserts.get(index, ())]
+        out += [_patch_row(None, n, pending[n], prefix, columns)[0] for n in inserts.get(index, ())]
         if number in pending and where[number] == index:
-            row, replaced = _patch_row(xml[begin:stop], number, pending[number], prefix)
+            row, replaced = _patch_row(xml[begin:stop], number, pending[number], prefix, columns)
             formula = formula or replaced
             out.append(row)
         else:
             out.append(xml[begin:stop])
         cursor = stop
     out.append(xml[cursor:end])
-    out += [_patch_row(None, n, pending[n], prefix)[0] for n in inserts.get(len(rows), ())]
+    out += [_patch_row(None, n, pending[n], prefix, columns)[0] for n in inserts.get(len(rows), ())]
     return out, formula
 
 
 def _patch_numbered(
-    xml: bytes, start: int, end: int, pending: Mapping[int, Mapping[int, Any]], top: int | None, prefix: bytes
+    xml: bytes,
+    start: int,
+    end: int,
+    pending: Mapping[int, Mapping[int, Any]],
+    top: int | None,
+    prefix: bytes,
+    columns: _Columns = (),
 ) -> tuple[list[bytes | memoryview], bool] | None:
     """The sheet body with these rows patched, each found by its number (None: the caller walks every row).
     `top`: the highest row number, when the caller knows it (else it is looked for when needed).
@@ -409,7 +445,7 @@ def _patch_numbered(
             if top is None:
                 top = _last_row(xml, start, end)
             if number > top:  # a new row above every row there
-                added.append(_patch_row(None, number, values, prefix)[0])
+                added.append(_patch_row(None, number, values, prefix, columns)[0])
                 continue
             return None
         head_end = xml.find(b">", begin, end) + 1
@@ -418,7 +454,7 @@ def _patch_numbered(
         stop = head_end if xml[head_end - 2] == 47 else xml.find(closing, head_end, end) + len(closing)  # 47: "/"
         if stop < head_end:
             return None
-        row, replaced = _patch_cells(xml[begin:stop], number, values, prefix)
+        row, replaced = _patch_cells(xml[begin:stop], number, values, prefix, columns)
         formula = formula or replaced
         places.append((begin, stop, row))  # in the file's order: each is searched for after the one before
         cursor = stop
@@ -433,12 +469,14 @@ def _patch_numbered(
     return out, formula
 
 
-def _patch_cells(row: bytes, number: int, values: Mapping[int, Any], prefix: bytes) -> tuple[bytes, bool]:
+def _patch_cells(
+    row: bytes, number: int, values: Mapping[int, Any], prefix: bytes, columns: _Columns = ()
+) -> tuple[bytes, bool]:
     """The row with these columns set, each existing cell found by its reference and replaced where it is
     (the row's other cells are not split apart and joined again); as `_patch_row` when a cell is not there."""
     head_end = row.find(b">") + 1
     if b"extLst" in row or row[head_end - 2] == 47:  # 47: "/", a row without cells
-        return _patch_row(row, number, values, prefix)
+        return _patch_row(row, number, values, prefix, columns)
     cell_open, cell_close = b"<" + prefix + b'c r="', b"</" + prefix + b"c>"
     places: list[tuple[int, int, bytes]] = []
     formula = False
@@ -447,11 +485,11 @@ def _patch_cells(row: bytes, number: int, values: Mapping[int, Any], prefix: byt
         # from the end: of two cells with one reference (a tool's slip), readers keep the later one
         begin = row.rfind(b'%s%s%d"' % (cell_open, letters, number), head_end)
         if begin < 0:
-            return _patch_row(row, number, values, prefix)
+            return _patch_row(row, number, values, prefix, columns)
         tag_end = row.find(b">", begin) + 1
         stop = tag_end if row[tag_end - 2] == 47 else row.find(cell_close, tag_end) + len(cell_close)
         if stop < tag_end:
-            return _patch_row(row, number, values, prefix)
+            return _patch_row(row, number, values, prefix, columns)
         style = b""
         if b's="' in row[begin:tag_end]:  # most cells have no style: no search for one
             found = _STYLE.search(row, begin, tag_end)
