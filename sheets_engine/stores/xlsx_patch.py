@@ -586,11 +586,6 @@ def last_held_row(tail: bytes) -> int | None:
     return None
 
 
-def _pop_first(pending: dict[int, Mapping[int, Any]]) -> tuple[int, Mapping[int, Any]]:
-    first = next(iter(pending))
-    return first, pending.pop(first)
-
-
 _DIMENSION = re.compile(rb'<((?:\w+:)?)dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
 
 
