@@ -302,7 +302,9 @@ def _patch_row(
             style = found.group(1) if found else b""
             formula = formula or ((b"<f" in old or b":f" in old) and _FORMULA.search(old) is not None)
         else:
-            style = row_style or next((s for first, last, s in columns if first <= column <= last), b"")
+            style = row_style
+            if columns and not style:
+                style = next((s for first, last, s in columns if first <= column <= last), b"")
             if style == b"0":
                 style = b""  # the default style: no s, as a new cell had
         existing[column] = cell_xml(f"{column_letters(column)}{number}", value, style, prefix)
