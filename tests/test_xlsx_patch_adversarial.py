@@ -270,6 +270,19 @@ def test_a_row_numbered_above_the_last_row_element_is_found_not_added_again() ->
     assert read_cells(xml)[0] == [1, 4, 5, 2, 3]
 
 
+def test_a_row_above_the_last_element_whose_r_is_not_first_or_missing_is_found_not_added_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sheet = sheet_of(
+        '<row r="1"><c r="A1"><v>1</v></c></row><row spans="1:3" r="5"><c r="A5"><v>5</v></c></row>'
+        '<row><c r="A6"><v>6</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>'
+    )
+    for changes in ({5: {2: 55}}, {6: {2: 66}}, {5: {1: 50}, 6: {1: 60}, 7: {1: 70}}):
+        xml = check(sheet, changes)
+        assert read_cells(xml)[0][:4] == [1, 5, 6, 2]
+        walked(monkeypatch, sheet, changes)
+
+
 def test_rows_out_of_order_with_a_new_row_between_them(monkeypatch: pytest.MonkeyPatch) -> None:
     sheet = sheet_of(numbered(1, 10, 2, 5))
     for changes in ({3: {1: 3}}, {7: {1: 7}}, {10: {2: 1}, 11: {1: 11}}, {3: {1: 3}, 5: {1: 55}, 12: {2: 1}}):
