@@ -9,6 +9,7 @@ with "=" stays text and shared strings are never touched.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import io
 import itertools
@@ -25,8 +26,9 @@ from typing import Any
 
 _ROW = re.compile(rb"<(?:\w+:)?row\b[^>]*?(?:/>|>.*?</(?:\w+:)?row>)", re.DOTALL)
 # a cell, with the column letters of its r="B7" when it has one
-_CELL = re.compile(rb'<(?:\w+:)?c\b(?=[^>]*?\br="([A-Za-z]+))?[^>]*?(?:/>|>.*?</(?:\w+:)?c>)', re.DOTALL)
-_LAST_ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
+# XML lets an attribute's value be in single quotes too (r='7'): these read both
+_CELL = re.compile(rb'<(?:\w+:)?c\b(?=[^>]*?\br=["\']([A-Za-z]+))?[^>]*?(?:/>|>.*?</(?:\w+:)?c>)', re.DOTALL)
+_LAST_ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br=["\'](\d+)["\']')
 _ATTR = re.compile(rb'\b([\w:]+)="([^"]*)"')
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # not allowed in XML 1.0
 _EXCEL_EPOCH = datetime(1899, 12, 30)
@@ -207,9 +209,26 @@ def _attrs(tag: bytes) -> dict[bytes, bytes]:
 
 
 _CELL_START = re.compile(rb"<(?:\w+:)?c[\s/>]")
-_CELL_LETTERS = re.compile(rb'\br="([A-Za-z]+)')
-_STYLE = re.compile(rb'\ss="([^"]*)"')
+_CELL_LETTERS = re.compile(rb'\br=["\']([A-Za-z]+)')
+_STYLE = re.compile(rb'\ss=["\']([^"\']*)["\']')
+_SPANS = re.compile(rb'\sspans=["\'][^"\']*["\']')
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+_EXT_LST = re.compile(rb"<(?:\w+:)?extLst\b")
+_CUSTOM_FORMAT = re.compile(rb'\scustomFormat=["\'](?:1|true)["\']')
+_COL = re.compile(rb"<(?:\w+:)?col\b([^>]*)")
+_Columns = Sequence[tuple[int, int, bytes]]  # (first, last, style) of each <col> range with a style
+
+
+def _column_styles(xml: bytes, end: int) -> tuple[tuple[int, int, bytes], ...]:
+    """The styles a GM gave whole columns (<cols>, before sheetData): (first, last, style) of each range."""
+    if xml.find(b"cols>", 0, end) < 0:
+        return ()
+    styles = []
+    for match in _COL.finditer(xml, 0, end):
+        attrs = dict(re.findall(rb'\b(min|max|style)=["\'](\d+)["\']', match.group(1)))
+        if b"style" in attrs and b"min" in attrs:
+            styles.append((int(attrs[b"min"]), int(attrs.get(b"max", attrs[b"min"])), attrs[b"style"]))
+    return tuple(styles)
 
 
 def _row_cells(row: bytes, head_end: int) -> list[tuple[int, bytes]]:
@@ -245,31 +264,52 @@ def _row_cells(row: bytes, head_end: int) -> list[tuple[int, bytes]]:
     return cells
 
 
-def _patch_row(row: bytes | None, number: int, values: Mapping[int, Any], prefix: bytes) -> tuple[bytes, bool]:
-    """The row with these columns set; True if a formula was overwritten."""
+def _patch_row(
+    row: bytes | None, number: int, values: Mapping[int, Any], prefix: bytes, columns: _Columns = ()
+) -> tuple[bytes, bool]:
+    """The row with these columns set; True if a formula was overwritten.
+
+    A cell that was not there takes the style a GM gave its whole row (s= with customFormat="1") or
+    else its whole column (`columns`, the sheet's <col style=>), as Excel gives a cell typed into it:
+    a value the engine adds to a shaded row or a percentage column is shaded or a percentage too.
+    """
     p = prefix.decode()
     existing: dict[int, bytes] = {}
     opening = f'<{p}row r="{number}">'.encode()
+    extension = b""  # the row's extLst (after its cells, as the schema orders them): kept as it is
+    row_style = b""
     if row is not None:
         head_end = row.index(b">") + 1
         opening = row[:head_end]
         if opening.endswith(b"/>"):
             opening = opening[:-2].rstrip() + b">"
         else:
+            found = _EXT_LST.search(row, head_end) if b"extLst" in row else None
+            if found is not None:
+                close = row.rfind(b"</")
+                extension, row = row[found.start() : close], row[: found.start()] + row[close:]
             existing = dict(_row_cells(row, head_end))
         if b"spans=" in opening:
-            opening = re.sub(rb'\sspans="[^"]*"', b"", opening)  # a hint only; stale after an insert
+            opening = _SPANS.sub(b"", opening)  # a hint only; stale after an insert
+        if b"customFormat" in opening and _CUSTOM_FORMAT.search(opening):
+            found = _STYLE.search(opening)
+            row_style = found.group(1) if found else b""
     formula = False
     for column, value in values.items():
         old = existing.get(column)
-        style = b""
         if old is not None:
             found = _STYLE.search(old, 0, old.find(b">"))
             style = found.group(1) if found else b""
             formula = formula or ((b"<f" in old or b":f" in old) and _FORMULA.search(old) is not None)
+        else:
+            style = row_style
+            if columns and not style:
+                style = next((s for first, last, s in columns if first <= column <= last), b"")
+            if style == b"0":
+                style = b""  # the default style: no s, as a new cell had
         existing[column] = cell_xml(f"{column_letters(column)}{number}", value, style, prefix)
     body = b"".join(xml for _, xml in sorted(existing.items()))
-    return opening + body + f"</{p}row>".encode(), formula
+    return opening + body + extension + f"</{p}row>".encode(), formula
 
 
 def patch_sheet(
@@ -296,103 +336,134 @@ def patch_sheet(
             raise PatchError("a sheet whose sheetData never closes")
         body_start, body_end = start.end(), close
         before, after = xml[:body_start], xml[body_end:]
-    last = _last_row(xml, body_start, body_end)
+    # Rows saved out of order (1, 4, 5, 2, 3: some tools write them so) are patched where they stand, never
+    # added again: the rows to add are compared with the highest row number, not the last row's. The
+    # usual sheet is in order, its last row the highest; finding the highest costs a pass over every
+    # row's start, made only when rows may be added (`top` stays the last row's number until then).
+    last = _last_element(xml, body_start, body_end)
+    columns = _column_styles(xml, start.start())
     blocks = sorted(appended, key=lambda b: b.first_row)
-    if blocks and (blocks[0].first_row <= max(last, max(changes, default=0)) or _overlap(blocks)):
+    top: int | None = None
+    if blocks or (changes and min(changes) > last):
+        top = _last_row(xml, body_start, body_end)
+    if blocks and (blocks[0].first_row <= max(top or 0, max(changes, default=0)) or _overlap(blocks)):
         changes = _merged(changes, blocks)  # rare: rows in the way, so cell by cell
         blocks = []
     extent = {b.first_row + len(b.rows) - 1: dict.fromkeys(b.columns) for b in blocks if b.rows}
     pending = dict(sorted(changes.items()))
-    out: list[bytes] = []
-    formula = False
-    cursor = body_start
-    if not pending or next(iter(pending)) > last:
+    if not pending or (top is not None and next(iter(pending)) > top):
         # only rows after the last one (History, Battles, Notifications): nothing to look through
-        added = b"".join(_patch_row(None, n, values, prefix)[0] for n, values in pending.items())
+        added = b"".join(_patch_row(None, n, values, prefix, columns)[0] for n, values in pending.items())
         tail = b"".join(rows_xml(b, prefix) for b in blocks)
         patched = b"".join((before, memoryview(xml)[body_start:body_end], added, tail, after))  # one copy, not two
         return _grow_dimension(patched, {**changes, **extent}), False
-    numbered = _patch_numbered(xml, body_start, body_end, pending, last, prefix)
+    numbered = _patch_numbered(xml, body_start, body_end, pending, top, prefix, columns)
     if numbered is not None:
         out, formula = numbered
         out += [rows_xml(b, prefix) for b in blocks]
         patched = b"".join((before, *out, after))
         return _grow_dimension(patched, {**changes, **extent}), formula
-    number = 0
-    for match in _ROW.finditer(xml, body_start, body_end):
-        # r is optional in the format: a row without it is the one after the row before
-        given = _LAST_ROW.match(xml, match.start(), match.end())
-        number = int(given.group(1)) if given else number + 1
-        while pending and next(iter(pending)) < number:  # new rows before this one
-            new, values = _pop_first(pending)
-            out.append(_patch_row(None, new, values, prefix)[0])
-        if number in pending:
-            out.append(xml[cursor : match.start()])
-            row, replaced = _patch_row(match.group(0), number, pending.pop(number), prefix)
-            formula = formula or replaced
-            out.append(row)
-        else:
-            out.append(xml[cursor : match.end()])
-        cursor = match.end()
-    out.append(xml[cursor:body_end])
-    for number, values in pending.items():
-        out.append(_patch_row(None, number, values, prefix)[0])
+    out, formula = _walk(xml, body_start, body_end, pending, prefix, columns)
     out += [rows_xml(b, prefix) for b in blocks]
     patched = before + b"".join(out) + after
     return _grow_dimension(patched, {**changes, **extent}), formula
 
 
+def _walk(
+    xml: bytes, start: int, end: int, pending: Mapping[int, Mapping[int, Any]], prefix: bytes, columns: _Columns
+) -> tuple[list[bytes], bool]:
+    """The sheet body with these rows patched, every row matched in turn (any row: without r, r not first).
+
+    A row that is there is patched where it stands, however the rows are ordered (of two rows with one
+    number, the later, as readers let it win). A new row goes before the first row numbered above it:
+    in a sheet in order, its ordered place; in one saved out of order (1, 10, 2), before that row (3
+    before 10) and after the last row when none is above it. So no row is ever written twice, and a
+    sheet in order stays in order.
+    """
+    rows: list[tuple[int, int, int]] = []  # (number, start, end) of each row, in the file's order
+    number = 0
+    for match in _ROW.finditer(xml, start, end):
+        # r is optional in the format: a row without it is the one after the row before
+        given = _LAST_ROW.match(xml, match.start(), match.end())
+        number = int(given.group(1)) if given else number + 1
+        rows.append((number, match.start(), match.end()))
+    where = {n: i for i, (n, _, _) in enumerate(rows)}  # each number's last row
+    highest = list(itertools.accumulate((n for n, _, _ in rows), max))  # never falls: bisect finds the place
+    inserts: dict[int, list[int]] = {}  # row index -> the new rows to put before it (len(rows): after the last)
+    for n in pending:  # in ascending order, so each place's new rows are in order
+        if n not in where:
+            inserts.setdefault(bisect.bisect_right(highest, n), []).append(n)
+    touched = sorted({where[n] for n in pending if n in where} | inserts.keys())
+    out: list[bytes] = []
+    formula = False
+    cursor = start
+    for index in touched:
+        if index == len(rows):
+            break
+        number, begin, stop = rows[index]
+        out.append(xml[cursor:begin])
+        out += [_patch_row(None, n, pending[n], prefix, columns)[0] for n in inserts.get(index, ())]
+        if number in pending and where[number] == index:
+            row, replaced = _patch_row(xml[begin:stop], number, pending[number], prefix, columns)
+            formula = formula or replaced
+            out.append(row)
+        else:
+            out.append(xml[begin:stop])
+        cursor = stop
+    out.append(xml[cursor:end])
+    out += [_patch_row(None, n, pending[n], prefix, columns)[0] for n in inserts.get(len(rows), ())]
+    return out, formula
+
+
 def _patch_numbered(
-    xml: bytes, start: int, end: int, pending: Mapping[int, Mapping[int, Any]], last: int, prefix: bytes
+    xml: bytes,
+    start: int,
+    end: int,
+    pending: Mapping[int, Mapping[int, Any]],
+    top: int | None,
+    prefix: bytes,
+    columns: _Columns = (),
 ) -> tuple[list[bytes | memoryview], bool] | None:
     """The sheet body with these rows patched, each found by its number (None: the caller walks every row).
+    `top`: the highest row number, when the caller knows it (else it is looked for when needed).
 
-    For the usual sheet, whose rows start with their number (`<row r="7"`): each changed row is found
-    with one search from the row before it, and the rows in between are copied as they are, not matched
-    one by one (a turn in play changes 8,000 of 10,000 Provinces rows, and matching every row cost as
-    much as patching them). A row saved out of order (35, 37, 36) is found where it is and patched
-    there. A changed row that is not there, up to the last row's number, is one to insert between rows:
-    that sheet takes the caller's row by row walk; one above it is added after the last row.
+    For the usual sheet, whose rows start with their number (`<row r="7"`) in order: each changed row is
+    found with one search from the row before it, and the rows in between are copied as they are, not
+    matched one by one (a turn in play changes 8,000 of 10,000 Provinces rows, and matching every row
+    cost as much as patching them). A changed row above the highest row is added after the last row.
+    Any other changed row not found after the row before it is left to the caller's walk: one to insert
+    between rows, one saved before it (out of order: 35, 37, 36), one whose r is not first or missing.
+    A search back from the start for each such row instead would cost a pass over the rows for each.
     """
-    # A row's r says its number (the walk trusts it too); a changed row without r (one more than the row
-    # before) is not found by its number: the walk takes it.
     opening = b"<" + prefix + b"row"
     closing = b"</" + prefix + b"row>"
-    present: set[int] | None = None  # the numbers of the rows, collected only if rows above the last row change
     places: list[tuple[int, int, bytes]] = []
     added: list[bytes] = []
     formula = False
     cursor = start
     for number, values in pending.items():
-        tag = b'%s r="%d"' % (opening, number)
-        begin = xml.find(tag, cursor, end)
+        begin = xml.find(b'%s r="%d"' % (opening, number), cursor, end)
         if begin < 0:
-            if number > last:
-                if present is None:
-                    present = {int(n) for n in re.findall(re.escape(opening) + rb' r="(\d+)"', xml[start:end])}
-                if number not in present:  # a new row below the last one
-                    added.append(_patch_row(None, number, values, prefix)[0])
-                    continue
-            begin = xml.find(tag, start, cursor)  # saved out of order: before the row patched last
-            if begin < 0:
-                return None
+            if top is None:
+                top = _last_row(xml, start, end)
+            if number > top:  # a new row above every row there
+                added.append(_patch_row(None, number, values, prefix, columns)[0])
+                continue
+            return None
         head_end = xml.find(b">", begin, end) + 1
         if head_end <= 0:
             return None
         stop = head_end if xml[head_end - 2] == 47 else xml.find(closing, head_end, end) + len(closing)  # 47: "/"
         if stop < head_end:
             return None
-        row, replaced = _patch_cells(xml[begin:stop], number, values, prefix)
+        row, replaced = _patch_cells(xml[begin:stop], number, values, prefix, columns)
         formula = formula or replaced
-        places.append((begin, stop, row))
-        cursor = max(cursor, stop)
-    places.sort()
+        places.append((begin, stop, row))  # in the file's order: each is searched for after the one before
+        cursor = stop
     view = memoryview(xml)
     out: list[bytes | memoryview] = []
     cursor = start
     for begin, stop, row in places:
-        if begin < cursor:  # two rows with one number: the walk decides
-            return None
         out += (view[cursor:begin], row)
         cursor = stop
     out.append(view[cursor:end])
@@ -400,24 +471,27 @@ def _patch_numbered(
     return out, formula
 
 
-def _patch_cells(row: bytes, number: int, values: Mapping[int, Any], prefix: bytes) -> tuple[bytes, bool]:
+def _patch_cells(
+    row: bytes, number: int, values: Mapping[int, Any], prefix: bytes, columns: _Columns = ()
+) -> tuple[bytes, bool]:
     """The row with these columns set, each existing cell found by its reference and replaced where it is
     (the row's other cells are not split apart and joined again); as `_patch_row` when a cell is not there."""
     head_end = row.find(b">") + 1
     if b"extLst" in row or row[head_end - 2] == 47:  # 47: "/", a row without cells
-        return _patch_row(row, number, values, prefix)
+        return _patch_row(row, number, values, prefix, columns)
     cell_open, cell_close = b"<" + prefix + b'c r="', b"</" + prefix + b"c>"
     places: list[tuple[int, int, bytes]] = []
     formula = False
     for column, value in values.items():
         letters = _letters(column)
-        begin = row.find(b'%s%s%d"' % (cell_open, letters, number), head_end)
+        # from the end: of two cells with one reference (a tool's slip), readers keep the later one
+        begin = row.rfind(b'%s%s%d"' % (cell_open, letters, number), head_end)
         if begin < 0:
-            return _patch_row(row, number, values, prefix)
+            return _patch_row(row, number, values, prefix, columns)
         tag_end = row.find(b">", begin) + 1
         stop = tag_end if row[tag_end - 2] == 47 else row.find(cell_close, tag_end) + len(cell_close)
         if stop < tag_end:
-            return _patch_row(row, number, values, prefix)
+            return _patch_row(row, number, values, prefix, columns)
         style = b""
         if b's="' in row[begin:tag_end]:  # most cells have no style: no search for one
             found = _STYLE.search(row, begin, tag_end)
@@ -433,7 +507,7 @@ def _patch_cells(row: bytes, number: int, values: Mapping[int, Any], prefix: byt
     places.sort()
     opening = row[:head_end]
     if b"spans=" in opening:
-        opening = re.sub(rb'\sspans="[^"]*"', b"", opening)  # as _patch_row writes it
+        opening = _SPANS.sub(b"", opening)  # as _patch_row writes it
     parts = [opening]
     cursor = head_end
     for begin, stop, cell in places:
@@ -463,18 +537,38 @@ def _merged(changes: Mapping[int, Mapping[int, Any]], blocks: Sequence[Appended]
     return merged
 
 
-def _last_row(xml: bytes, start: int, end: int) -> int:
-    """The number of the last <row> in sheetData (0 when there is none)."""
+def _last_element(xml: bytes, start: int, end: int) -> int:
+    """The number of the last <row> element in sheetData (0 when there is none): the highest row number
+    in a sheet saved in order, found without looking through the rows."""
     opening = max(xml.rfind(b"<row", start, end), xml.rfind(b":row", start, end))
     if opening < 0:
         return 0
     match = _LAST_ROW.match(xml, opening if xml[opening : opening + 1] == b"<" else xml.rfind(b"<", start, opening))
     if match:
         return int(match.group(1))
-    number = 0  # the last row has no r (it is optional): count the rows
+    return _last_row(xml, start, end)  # the last row has no r (it is optional): count the rows
+
+
+def _last_row(xml: bytes, start: int, end: int) -> int:
+    """The highest row number in sheetData (0 when there is none), wherever its row is.
+
+    A sheet saved out of order (rows 1, 4, 5, 2, 3) has rows numbered above its last row element: a row
+    added after that number would be a second row 4. One search for the rows' starts (3 ms for 10,000
+    rows); each row matched only when some row's r is missing or not its first attribute.
+    """
+    if start >= end:
+        return 0
+    data = re.compile(rb"<((?:\w+:)?)sheetData\b").match(xml, xml.rfind(b"<", 0, start))
+    prefix = data.group(1) if data else b""  # the rows' prefix is sheetData's
+    numbers = re.compile(b"<" + re.escape(prefix) + rb'row(?: r="(\d+)")?[\s/>]').findall(xml, start, end)
+    if all(numbers):
+        return max(map(int, numbers), default=0)
+    top = number = 0
     for row in _ROW.finditer(xml, start, end):
-        number = int(_attrs(row.group(0)).get(b"r", str(number + 1).encode()))
-    return number
+        given = _LAST_ROW.match(xml, row.start(), row.end())
+        number = int(given.group(1)) if given else number + 1
+        top = max(top, number)
+    return top
 
 
 _HELD = re.compile(rb"<(?:\w+:)?(?:v|t)\b[^>/]*>[^<]|<(?:\w+:)?f\b")  # a cell holding a value or formula
@@ -492,11 +586,6 @@ def last_held_row(tail: bytes) -> int | None:
             attributes = dict(_ATTR.findall(element[: element.index(b">")]))
             return int(attributes[b"r"]) if b"r" in attributes else None
     return None
-
-
-def _pop_first(pending: dict[int, Mapping[int, Any]]) -> tuple[int, Mapping[int, Any]]:
-    first = next(iter(pending))
-    return first, pending.pop(first)
 
 
 _DIMENSION = re.compile(rb'<((?:\w+:)?)dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
