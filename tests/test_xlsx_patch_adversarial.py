@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from sheets_engine.stores import xlsx, xlsx_patch
 from sheets_engine.stores.base import CellWrite, StoreError
 from sheets_engine.stores.xlsx import WorkbookChanged, WorkbookStore
-from sheets_engine.stores.xlsx_patch import Appended, SheetWrites, patch_sheet, patch_workbook
+from sheets_engine.stores.xlsx_patch import Appended, PatchError, SheetWrites, patch_sheet, patch_workbook
 
 # Hypothesis reports a failing example through libcst, which warns on import where mypy_extensions is
 # installed; with warnings as errors the report itself would crash (as in test_fuzz_validation).
@@ -293,7 +293,27 @@ def test_rows_out_of_order_with_a_new_row_between_them(monkeypatch: pytest.Monke
 def test_appended_rows_that_meet_rows_saved_out_of_order_are_merged_not_duplicated() -> None:
     # History saved with its last rows first: rows 4 and 5 are there though the last element is 3
     check(OUT_OF_ORDER, {}, (Appended(4, (2,), [("four",), ("five",)]),))
-    check(OUT_OF_ORDER, {6: {1: 6}}, (Appended(5, (2, 3), [("x", 1)]),))
+    check(OUT_OF_ORDER, {6: {1: 6}}, (Appended(5, (2,), [("x",)]),))
+
+
+def test_appended_rows_that_would_overwrite_a_value_are_refused() -> None:
+    # row 5 holds 50 in column C: an append over it means the tab's length was misread
+    with pytest.raises(PatchError, match="cell C5 holds a value already"):
+        patch_sheet(OUT_OF_ORDER, {6: {1: 6}}, (Appended(5, (2, 3), [("x", 1)]),))
+
+
+def lands_on_a_value(sheet: bytes, appended: tuple[Appended, ...]) -> bool:
+    """True if an appended row writes a cell that holds a value or a formula."""
+    _, before = read_cells(sheet)
+    for block in appended:
+        for n, row in enumerate(block.rows, start=block.first_row):
+            for col, value in zip(block.columns, row, strict=True):
+                if value is None or value == "" or (n, col) not in before:
+                    continue
+                kind, held, _, formula = before[(n, col)]
+                if formula is not None or (kind != "empty" and held not in ("", None)):
+                    return True
+    return False
 
 
 # --- rows and cells without r, or with r not first --------------------------------------------------------
@@ -550,7 +570,11 @@ def test_random_shuffled_sheets_never_get_a_row_twice(case: Any) -> None:
 def test_random_appended_rows_never_meet_a_row_twice(case: Any, first: int, count: int) -> None:
     sheet, changes = case
     block = Appended(first, (1, 3), [(f"h{i}", i) for i in range(count)])
-    check(sheet, changes, (block,))
+    if lands_on_a_value(sheet, (block,)):  # over a value: refused, nothing written
+        with pytest.raises(PatchError, match="holds a value already"):
+            patch_sheet(sheet, changes, (block,))
+    else:
+        check(sheet, changes, (block,))
 
 
 # --- whole workbooks ----------------------------------------------------------------------------------------

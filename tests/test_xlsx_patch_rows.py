@@ -3,12 +3,15 @@ and the same sheet XML as the row-by-row walk writes (a row or cell that is not 
 
 from __future__ import annotations
 
+import re
+import zipfile
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from sheets_engine.stores import xlsx_patch
-from sheets_engine.stores.base import CellWrite
+from sheets_engine.stores.base import CellWrite, RowsAppended, StoreError
 from sheets_engine.stores.xlsx import WorkbookStore
 from sheets_engine.stores.xlsx_patch import patch_sheet
 
@@ -102,3 +105,36 @@ def test_rows_saved_out_of_order_are_each_patched_where_they_are_and_none_is_wri
         b'<row r="5"><c r="A5"><v>50</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>'
         b'<row r="3"><c r="A3"><v>30</v></c></row><row r="6"><c r="A6"><v>60</v></c></row></sheetData></worksheet>'
     )
+
+
+def test_rows_appended_over_a_row_the_read_did_not_count_are_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    # a History saved out of order (rows 1, 4, 5, 2, 3) by some tool: its length read from its tail is 3,
+    # so this run would append at row 4, where an entry stands; it is refused, not written over
+    path = tmp_path / "campaign.xlsx"
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "History"
+    for row in (
+        ["Turn", "Tab", "New"],
+        [1, "Provinces", "a"],
+        [1, "Provinces", "b"],
+        [2, "Armies", "c"],
+        [2, "Armies", "d"],
+    ):
+        sheet.append(row)
+    book.save(path)
+    with zipfile.ZipFile(path) as archive:
+        entries = {info.filename: archive.read(info.filename) for info in archive.infolist()}
+    part = next(name for name in entries if name.startswith("xl/worksheets/sheet"))
+    rows = re.findall(rb"<row .*?</row>", entries[part], re.DOTALL)
+    entries[part] = entries[part].replace(b"".join(rows), b"".join([rows[0], rows[3], rows[4], rows[1], rows[2]]))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    before = path.read_bytes()
+    store = WorkbookStore(path)
+    length = store.read(headers_only=["History"])["History"].last_row
+    assert length == 3  # what the tail says: the row elements end with row 3
+    with pytest.raises(StoreError, match=r"the History tab: cell A4 holds a value already.*run again"):
+        store.write([RowsAppended("History", length + 1, (1, 2, 3), [(3, "Orders", "e")])])
+    assert path.read_bytes() == before

@@ -347,7 +347,17 @@ def patch_sheet(
     if blocks or (changes and min(changes) > last):
         top = _last_row(xml, body_start, body_end)
     if blocks and (blocks[0].first_row <= max(top or 0, max(changes, default=0)) or _overlap(blocks)):
-        changes = _merged(changes, blocks)  # rare: rows in the way, so cell by cell
+        # rare: rows in the way (a GM's formatted empty rows below the data), so cell by cell; but a cell
+        # there holding a value is one the read did not count (rows saved out of order): appending over it
+        # would overwrite what it holds, so nothing is written
+        held = _held_cell(xml, body_start, body_end, blocks)
+        if held is not None:
+            raise PatchError(
+                f"cell {column_letters(held[1])}{held[0]} holds a value already, and it is where this run appends "
+                "its rows (the tab's rows are not saved in order, so its length was misread): open the workbook "
+                "in Excel or LibreOffice and save it, then run again"
+            )
+        changes = _merged(changes, blocks)
         blocks = []
     extent = {b.first_row + len(b.rows) - 1: dict.fromkeys(b.columns) for b in blocks if b.rows}
     pending = dict(sorted(changes.items()))
@@ -537,6 +547,32 @@ def _merged(changes: Mapping[int, Mapping[int, Any]], blocks: Sequence[Appended]
     return merged
 
 
+def _held_cell(xml: bytes, start: int, end: int, blocks: Sequence[Appended]) -> tuple[int, int] | None:
+    """(row, column) of the first cell already holding a value or formula where these blocks write one."""
+    targets = {
+        (number, column)
+        for block in blocks
+        for number, row in enumerate(block.rows, start=block.first_row)
+        for column, value in zip(block.columns, row, strict=True)
+        if value is not None and value != ""
+    }
+    first = min(b.first_row for b in blocks)
+    number = 0
+    for match in _ROW.finditer(xml, start, end):
+        given = _LAST_ROW.match(xml, match.start(), match.end())
+        number = int(given.group(1)) if given else number + 1
+        row = match.group(0)
+        if number < first or not _HELD.search(row):
+            continue
+        head_end = row.index(b">") + 1
+        if row[head_end - 2] == 47:  # 47: "/", a row without cells
+            continue
+        for column, cell in _row_cells(row, head_end):
+            if (number, column) in targets and _HELD.search(cell):
+                return number, column
+    return None
+
+
 def _last_element(xml: bytes, start: int, end: int) -> int:
     """The number of the last <row> element in sheetData (0 when there is none): the highest row number
     in a sheet saved in order, found without looking through the rows."""
@@ -720,7 +756,10 @@ def patch_workbook(
             xml = (inflated or {}).get(parts[tab])
             if xml is None:
                 xml = archive.read(parts[tab])
-            xml, replaced = patch_sheet(expand_shared(xml, rows), rows, appended)
+            try:
+                xml, replaced = patch_sheet(expand_shared(xml, rows), rows, appended)
+            except PatchError as error:
+                raise PatchError(f"the {tab} tab: {error}") from error
             patched[parts[tab]] = xml
             drop_chain = drop_chain or replaced
         # a GM's formulas that read the cells written are stale until recalculated: Excel and
