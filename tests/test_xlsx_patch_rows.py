@@ -138,3 +138,10 @@ def test_rows_appended_over_a_row_the_read_did_not_count_are_refused_and_nothing
     with pytest.raises(StoreError, match=r"the History tab: cell A4 holds a value already.*run again"):
         store.write([RowsAppended("History", length + 1, (1, 2, 3), [(3, "Orders", "e")])])
     assert path.read_bytes() == before
+
+
+def test_rows_appended_with_no_columns_leave_the_sheet_as_it_was() -> None:
+    # an Appended of no columns (a log whose columns the tab lacks) must not break the write
+    xml, replaced = patch_sheet(SHEET, {}, [xlsx_patch.Appended(5, (), [(), ()])])
+    assert not replaced
+    assert b'<dimension ref="A1:C6"/>' in xml and b'<row r="5"></row><row r="6"></row>' in xml

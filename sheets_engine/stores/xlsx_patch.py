@@ -636,7 +636,7 @@ def _grow_dimension(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> byt
     last_col = column_index(match.group(4) or match.group(2))
     last_row = int(match.group(5) or match.group(3))
     rows = max(last_row, max(changes))
-    cols = max(last_col, *(max(c) for c in changes.values() if c))
+    cols = max([last_col, *(max(c) for c in changes.values() if c)])  # a row of no columns widens nothing
     ref = f"{match.group(2).decode()}{match.group(3).decode()}:{column_letters(cols)}{rows}".encode()
     return xml[: match.start()] + re.sub(rb'ref="[^"]*"', b'ref="' + ref + b'"', match.group(0)) + xml[match.end() :]
 
