@@ -177,14 +177,14 @@ class _Tab:
 
     def position(self, key: Hashable) -> int:
         if self._positions is None:
-            self._positions = {k: i for i, k in enumerate(self.frame.index)}
+            self._positions = {k: i for i, k in enumerate(self.frame.index.tolist())}
         return self._positions[key]
 
     def has(self, key: Hashable) -> bool:
         if key in self.new_rows:
             return True
         if self._positions is None:
-            self._positions = {k: i for i, k in enumerate(self.frame.index)}
+            self._positions = {k: i for i, k in enumerate(self.frame.index.tolist())}
         return key in self._positions
 
     def get(self, key: Hashable, column: str) -> Any:

@@ -55,8 +55,9 @@ def adjacency(provinces: pd.DataFrame) -> dict[str, set[str]]:
     build were 0.3 s of a 10,000-province turn)."""
     from sheets_engine.core.cells import split_names
 
-    links: dict[str, set[str]] = {str(p): set() for p in provinces.index}
-    for province, adjacent in zip(provinces.index, provinces["Adjacent"], strict=True):
+    names = provinces.index.tolist()  # lists: iterating pandas objects boxes each value (10,000 provinces)
+    links: dict[str, set[str]] = {str(p): set() for p in names}
+    for province, adjacent in zip(names, provinces["Adjacent"].tolist(), strict=True):
         for other in split_names(adjacent):
             if other in links:
                 links[str(province)].add(other)

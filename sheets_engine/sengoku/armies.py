@@ -119,7 +119,7 @@ def standing_by_province(draft: Draft) -> dict[str, list[str]]:
     armies = draft.frame("Armies")
     alive = armies[armies["Status"] != ArmyStatus.DESTROYED.value]
     grouped: dict[str, list[str]] = {}
-    for army, province in zip(alive.index, alive["Province"], strict=True):
+    for army, province in zip(alive.index.tolist(), alive["Province"].tolist(), strict=True):
         grouped.setdefault(str(province), []).append(str(army))
     return grouped
 

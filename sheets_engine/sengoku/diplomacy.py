@@ -76,7 +76,7 @@ def designate_ally(turn: Turn, order: Order) -> None:
 def has_relations(turn: Turn, a: str, b: str) -> bool:
     """True when the pair has a Relations row, in either order."""
     frame = turn.draft.frame("Relations")
-    pairs = set(zip(frame["Clan A"], frame["Clan B"], strict=True))
+    pairs = set(zip(frame["Clan A"].tolist(), frame["Clan B"].tolist(), strict=True))
     return (a, b) in pairs or (b, a) in pairs
 
 
@@ -106,7 +106,7 @@ def open_shogun_relations(turn: Turn, shogun_clan: str, cause: str) -> None:
     """The Shogun's clan has relations with every other clan: add the missing pairs, in Clans row order."""
     frame = turn.draft.frame("Relations")
     # the pairs read once and kept up to date here (a frame per clan was 0.35 s at 400 clans)
-    pairs = set(zip(frame["Clan A"], frame["Clan B"], strict=True))
+    pairs = set(zip(frame["Clan A"].tolist(), frame["Clan B"].tolist(), strict=True))
     for clan in turn.draft.frame("Clans").index:
         other = str(clan)
         if clan != shogun_clan and (shogun_clan, other) not in pairs and (other, shogun_clan) not in pairs:

@@ -162,7 +162,7 @@ def recruit_levies(turn: Turn, order: Order, recruited: set[str]) -> None:
         draft.set("Armies", army, column, int(here.at[army, column]) + count, order.cause)
         joined = f"joined {army}"
     else:
-        army = _new_army_name(armies.index, clan, province)
+        army = _new_army_name(armies.index.tolist(), clan, province)  # a list: iterating an Index boxes each name
         draft.add_row(
             "Armies",
             {"Army": army, "Clan": clan, "Province": province, column: count,
