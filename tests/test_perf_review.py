@@ -192,6 +192,33 @@ def test_a_long_provinces_tab_with_odd_cells_gives_the_plain_path_s_problems_and
     assert state_summary(raw, ruleset.tabs) == plain
 
 
+# -- the Sengoku cross-checks read from plain dicts ------------------------------------------------
+
+
+def test_leaders_and_daimyos_are_checked_as_before_on_odd_rows() -> None:
+    from tests.support import tabs
+
+    laid = tabs(demo=True)
+    characters, armies = laid["Characters"], laid["Armies"]
+    characters[2][5] = "lots"  # Shibata Katsuie, who leads the Oda Vanguard: a bad cell, so out of the frame
+    characters[3][4] = "Daimyo"  # a second Oda Daimyo, below the first
+    characters.append(["Imagawa Ujimasa", "p", "u@example.com", "Imagawa", "Daimyo", 1, "Suruga", "Alive"])
+    characters.append(["Dead Lord", "q", "d@example.com", "Imagawa", "Daimyo", 1, "Suruga", "Dead"])
+    armies[3][3] = "Nobody Known"  # a leader who is no character
+    armies[4][3] = "Dead Lord"
+    found = [str(p) for p in app.validate(MemoryStore(laid)) if p.tab in ("Characters", "Armies")]
+    # the Vanguard's leader is not checked again (his row is reported); clans in name order, as groupby had them
+    assert found == [
+        "Characters, row 3, column Authority: found 'lots'; expected a whole number",
+        "Armies, row 4, column Leader: found 'Nobody Known'; a name from the Characters tab",
+        "Armies, row 5, column Leader: found 'Dead Lord'; a living character (this one is Dead)",
+        "Characters, row 21, column Title: found 'Daimyo'; one Daimyo per clan (Imagawa Yoshimoto is the Imagawa "
+        "Daimyo)",
+        "Characters, row 4, column Title: found 'Daimyo'; one Daimyo per clan (Oda Nobunaga is the Oda Daimyo)",
+        "Characters, row 21, column Clan: found 'Imagawa'; at most 4 living characters in a clan (Imagawa has 5)",
+    ]
+
+
 # -- the log tabs a GM adds to ----------------------------------------------------------------------
 
 KEY = "1PerfReviewCampaign000000000000000000000000"
