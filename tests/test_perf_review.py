@@ -25,11 +25,11 @@ import openpyxl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sheets_engine import app
 from sheets_engine.core import load
-from sheets_engine.core.cells import MAX_COUNT
+from sheets_engine.core.cells import MAX_COUNT, Count, Text
 from sheets_engine.rulesets import get_ruleset, ruleset_names
 from sheets_engine.stores.gsheets import GoogleSheetsStore
 from sheets_engine.stores.gsheets_http import RetryPolicy
@@ -105,6 +105,36 @@ def test_every_row_model_s_twin_takes_only_what_the_model_takes_and_reads_it_the
         values.pop(data.draw(st.sampled_from(aliases)))  # a column the tab lacks
     fast, plain = typed(load.fast_twin(model), values), typed(model, values)
     assert fast is None or fast == plain
+
+
+class Ledger(BaseModel):
+    """A row model a ruleset might write: each field set some other way than alias and default."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+    name: Text = Field(alias="Name")
+    note: Text = Field(default=" none ", alias="Note", validate_default=True)  # the default read as a cell
+    tag: Text = Field(default_factory=lambda: "made", alias="Tag")  # a column the tab may lack
+    owner: Text = Field(default="", alias="Owner", validation_alias="Owner Clan")
+    count: Count = Field(default_factory=lambda: 3, alias="Count")
+
+
+READ = {"name": "Oda", "note": "none", "tag": "made", "owner": "", "count": 3}  # a row with its Name alone
+
+
+@pytest.mark.parametrize(
+    ("row", "expected"),
+    [
+        ({"Name": "Oda"}, READ),
+        ({"Name": "Oda", "Owner": "Takeda", "Count": 5}, READ | {"count": 5}),  # Owner is read as Owner Clan
+        ({"Name": "Oda", "Owner Clan": "Mori"}, READ | {"owner": "Mori"}),
+    ],
+)
+def test_the_twin_keeps_every_setting_of_a_field_not_only_its_alias_and_default(
+    row: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    assert Ledger.model_validate(row).__dict__ == expected
+    # the twin took the whole field: a validated default, a default's factory, a validation alias
+    assert load.fast_twin(Ledger).model_validate(row).__dict__ == expected
 
 
 def long_copy(tabs: dict[str, list[list[Any]]], tab: str, rows: int) -> dict[str, list[list[Any]]]:
