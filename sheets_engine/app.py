@@ -60,10 +60,11 @@ class Report:
     form: dict[str, Any] = field(default_factory=dict)  # the Form closed/reopened around the run, and errors
 
 
-# The log tabs: a resolution appends to them and never reads them back (their rows are not typed or
-# checked, core.load), so only their header and length are read. They grow every turn (History and
-# Notifications most: at 10,000 provinces some 11,000 and 270 rows a turn in play).
-APPEND_ONLY = ("History", "Notifications", "Battles")
+# A resolution appends to History and never reads it back; History grows every turn. Notifications and
+# Battles are read whole: a GM adds rows there (a notice with no Turn, a formula filled down a column of
+# their own), and the light read's length (column A on Google, any formula in a workbook) is not the
+# full read's; the turn's rows would be refused as a conflict or land far below the last one.
+APPEND_ONLY = ("History",)
 
 
 def campaign_tabs() -> list[str]:

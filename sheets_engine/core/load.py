@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import difflib
 import functools
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import BaseModel, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
 from sheets_engine.core.cells import FAST_TWINS, is_blank, name_text
@@ -213,8 +214,10 @@ def fast_twin(model: type[BaseModel]) -> type[BaseModel]:
         for typed, twin in plain.items():
             # only a column typed exactly so (no constraint of its own, like Fortress Level's le=4)
             if (info.annotation, info.metadata) == (typed.annotation, typed.metadata):
-                kept = {"alias": info.alias} | ({} if info.is_required() else {"default": info.default})
-                twins[name] = (twin, Field(**kept))
+                # the field as it is (alias, default or its factory, validation alias...), its type swapped
+                kept = copy.copy(info)
+                kept.metadata = []  # the type's own checks, which the twin's second member holds
+                twins[name] = (twin, kept)
                 break
     return create_model(model.__name__, __base__=model, __module__=model.__module__, **twins)
 
