@@ -207,7 +207,7 @@ FAST_ROWS = 2_000  # a tab longer than this is typed with its model's fast twin
 def fast_twin(model: type[BaseModel]) -> type[BaseModel]:
     """The row model with its text, count and whole-number columns checked the fast way first (see
     `cells.FAST_TWINS`): the same values for every row it takes, and a row it refuses is validated
-    again with `model` for its problems. 10,000 Provinces rows: 0.078 -> 0.04 s."""
+    again with `model` for its problems. 10,000 Provinces rows: 0.080 -> 0.063 s of pydantic."""
     plain = {FieldInfo.from_annotation(t): twin for t, twin in FAST_TWINS.items()}
     twins = {}
     for name, info in model.model_fields.items():
