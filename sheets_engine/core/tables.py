@@ -120,6 +120,11 @@ def empty_frame(spec: TabSpec) -> pd.DataFrame:
     return frame
 
 
+def _column_array(dtype: str, values: list[Any]) -> np.ndarray:
+    """One typed column's values as the array a frame holds (text as objects, never numpy strings)."""
+    return np.array(values, dtype=object) if dtype == "object" else np.array(values, dtype=dtype)
+
+
 def frame_from_records(spec: TabSpec, records: list[dict[str, Any]], keys: list[Hashable]) -> pd.DataFrame:
     """A typed frame from validated rows, indexed by `keys`."""
     if not records:
@@ -128,7 +133,7 @@ def frame_from_records(spec: TabSpec, records: list[dict[str, Any]], keys: list[
     columns = {}
     for column, dtype in spec.dtypes().items():
         values = [record.get(column) for record in records]
-        columns[column] = np.array(values, dtype=object) if dtype == "object" else np.array(values, dtype=dtype)
+        columns[column] = _column_array(dtype, values)
     return pd.DataFrame(columns, index=pd.Index(keys, dtype="object"))
 
 
@@ -143,7 +148,7 @@ def frame_from_models(spec: TabSpec, models: list[Any], keys: list[Hashable]) ->
     for column, dtype in spec.dtypes().items():
         name = names.get(column)
         values = [row[name] for row in rows] if name is not None else [None] * len(rows)
-        columns[column] = np.array(values, dtype=object) if dtype == "object" else np.array(values, dtype=dtype)
+        columns[column] = _column_array(dtype, values)
     return pd.DataFrame(columns, index=pd.Index(keys, dtype="object"))
 
 
