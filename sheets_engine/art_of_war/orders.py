@@ -10,7 +10,7 @@ and the rest of the march goes on.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from sheets_engine.art_of_war.hexes import parse_hex
 from sheets_engine.art_of_war.model import Kind, OrderKind
@@ -84,26 +84,23 @@ def parse_order(order: str, moves: str, capital_raises: str) -> Order | str:
 
 def pending_rows(draft: Draft, season: int, house: str) -> list[Hashable]:
     """The Orders rows of this house for this season still waiting, oldest first."""
-    orders = draft.frame("Orders")
-    wanted = house.casefold()
-    return [
-        key
-        for key, row in orders.iterrows()
-        if row["Status"] == OrderStatus.PENDING
-        and int(row["Season"]) == season
-        and " ".join(str(row["House"]).split()).casefold() == wanted
-    ]
+    return _waiting(draft, house, lambda given: given == season)
 
 
 def past_rows(draft: Draft, season: int, house: str) -> list[Hashable]:
     """The Orders rows of this house still waiting for a season before this one (never to be played)."""
+    return _waiting(draft, house, lambda given: given < season)
+
+
+def _waiting(draft: Draft, house: str, seasons: Callable[[int], bool]) -> list[Hashable]:
+    """The house's Pending Orders rows whose Season passes `seasons`, in row order."""
     orders = draft.frame("Orders")
     wanted = house.casefold()
     return [
         key
         for key, row in orders.iterrows()
         if row["Status"] == OrderStatus.PENDING
-        and int(row["Season"]) < season
+        and seasons(int(row["Season"]))
         and " ".join(str(row["House"]).split()).casefold() == wanted
     ]
 
