@@ -983,39 +983,25 @@ def archive(source: str, keep_turns: int, target: str | None, as_json: bool) -> 
 @click.option("--games", type=click.IntRange(min=1), default=30, show_default=True, help="How many games.")
 @click.option("--seed", default="1", show_default=True, help="The words or number the boards are made from.")
 @click.option("--houses", type=click.IntRange(2, 6), default=4, show_default=True, help="Houses in each game.")
+@click.option("--tempers", default="cautious,steady,ruthless", show_default=True, help="The tempers the seats rotate over (also hard, random).")
 @json_option()
-def tournament(games: int, seed: str, houses: int, as_json: bool) -> None:
+def tournament(games: int, seed: str, houses: int, tempers: str, as_json: bool) -> None:
     """The Art of War: play bot-only games on fresh boards and print the wins by temper and seat.
 
-    Each game's seats get the tempers in turn (cautious, steady, ruthless), shifted by one each game,
-    so every temper sits in every seat. The same seed plays the same games. Nothing is written.
+    Each game's seats get the tempers in turn, shifted by one each game (and walked backwards every
+    other round), so every temper sits in every seat. The same seed plays the same games. Nothing is
+    written. Each win rate is printed with its 95% (Wilson) interval.
 
-    Example: sheets-engine tournament --games 30 --seed 1
+    Example: sheets-engine tournament --games 30 --seed 1 --tempers steady,hard --houses 2
     """
-    import time
+    from sheets_engine.art_of_war import tournament as aow
 
-    from sheets_engine.art_of_war.tournament import TEMPERS
-    from sheets_engine.art_of_war.tournament import tournament as play
-
-    started = time.perf_counter()
-    standings = play(games, seed, houses)
-    seconds = round(time.perf_counter() - started, 2)
-    seats = range(1, houses + 1)
+    try:
+        standings = aow.tournament(games, seed, houses, tempers=aow.parse_tempers(tempers))
+    except aow.BadTempers as error:
+        raise BadInput(str(error)) from error
     if as_json:
-        table = {t.value: {str(s): standings.wins.get((t.value, s), 0) for s in seats} for t in TEMPERS}
-        emit_json(payload("ok", EXIT_OK, games=games, seed=seed, houses=houses, wins=table,
-                          conquests=standings.conquests, seasons=standings.seasons, seconds=seconds))  # fmt: skip
+        emit_json(payload("ok", EXIT_OK, **aow.summary(standings, seed)))
         return
-    rows = []
-    for temper in TEMPERS:
-        cells = [
-            f"{standings.wins.get((temper.value, s), 0)}/{standings.played.get((temper.value, s), 0)}" for s in seats
-        ]
-        total = sum(standings.wins.get((temper.value, s), 0) for s in seats)
-        played = sum(standings.played.get((temper.value, s), 0) for s in seats)
-        rows.append([temper.value, *cells, f"{total}/{played}"])
-    title = (
-        f"{games} game(s) of {houses} houses, seed {seed}: wins/games by temper and seat "
-        f"({standings.conquests} won by conquest, the rest on the mandate after season 60; {seconds} s)"
-    )
-    print_table(("temper", *[f"seat {s}" for s in seats], "all seats"), rows, title)
+    for title, header, rows in aow.tables(standings, seed):
+        print_table(header, rows, title)

@@ -22,11 +22,16 @@ class Kind(StrEnum):
 
 
 class Temper(StrEnum):
-    """A bot's temper (the sheet's words)."""
+    """A bot's temper (the sheet's words); `random` is the tournament's baseline, not a temper a house is given."""
 
     CAUTIOUS = "cautious"
     STEADY = "steady"
     RUTHLESS = "ruthless"
+    HARD = "hard"
+    RANDOM = "random"
+
+
+PLAYED_TEMPERS = (Temper.CAUTIOUS, Temper.STEADY, Temper.RUTHLESS, Temper.HARD)  # what init and the Houses tab take
 
 
 class OrderKind(StrEnum):
