@@ -125,8 +125,8 @@ def _store(source: str) -> Any:
     help="The game the campaign is played under (an unknown name is refused with the list of known ones).",
 )
 @click.option("--houses", type=int, help="The Art of War: how many houses (2 to 6).")
-@click.option("--people", type=int, help="The Art of War: how many of the houses people play (the rest are bots).")
-@click.option("--temper", help="The Art of War: the bots' temper (cautious, steady or ruthless).")
+@click.option("--people", help="The Art of War: the people who play, their emails or names comma-separated (or how many).")
+@click.option("--temper", help="The Art of War: the bots' temper (cautious, steady, ruthless or hard).")
 @click.option("--seed", help="The Art of War: the words or number the board is made from (same seed, same board).")
 @json_option()
 def init(
@@ -135,7 +135,7 @@ def init(
     force: bool,
     ruleset: str,
     houses: int | None,
-    people: int | None,
+    people: str | None,
     temper: str | None,
     seed: str | None,
     as_json: bool,

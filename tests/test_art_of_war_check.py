@@ -25,9 +25,9 @@ def _results(store: MemoryStore) -> dict[str, tuple[str, str]]:
 
 def test_check_previews_a_persons_waiting_order_without_moving_a_piece() -> None:
     store = MemoryStore()
-    app.init(store, ruleset="art-of-war", options={"houses": 4, "people": 2, "temper": "steady", "seed": "plum rain"})
+    app.init(store, ruleset="art-of-war", options={"houses": 4, "people": "ana@example.com, ben@example.com", "temper": "steady", "seed": "plum rain"})
     paused = app.resolve(store, now=NOW)  # Lotus and Wolf (bots) move; Crane, a person, is to move
-    assert paused.headline == "Season 1 paused: waiting for Crane's order (played by person 1): it is Crane's turn."
+    assert paused.headline == "Season 1 paused: waiting for Crane's order (played by ana@example.com): it is Crane's turn."
     _order(store, 1, "Crane", "march", "P2: 0,-3 > 0,-2 > 0,-1; P3: 0,-5 x 0,-4")
     _order(store, 1, "Tiger", "raise", "")
     pieces = store.records("Pieces")

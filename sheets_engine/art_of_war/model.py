@@ -76,11 +76,11 @@ class Piece:
 
 @dataclass
 class House:
-    """A house in its seat: a person's (Player set) or a bot's."""
+    """A house in its seat: a person's (a Player, or no Temper) or a bot's (a Temper and no Player)."""
 
     name: str
-    player: str
-    temper: Temper
+    player: str  # the person's email or name, as the GM typed it
+    temper: Temper | None  # the bot's temper; None: a person plays the house
     capital: Hex | None
     raises: Kind  # the Capital raises switch
     fallen: bool = False
@@ -88,8 +88,8 @@ class House:
 
     @property
     def person(self) -> bool:
-        """True when a person plays this house (the bot plays it otherwise)."""
-        return bool(self.player)
+        """True when a person plays this house: it has a Player, or no Temper (the bot plays it otherwise)."""
+        return bool(self.player) or self.temper is None
 
 
 @dataclass
