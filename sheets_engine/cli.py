@@ -521,6 +521,9 @@ def check(source: str, as_json: bool) -> None:
     if not summary.get("checked"):
         print_text(f"Nothing to do: {summary.get('reason')}.")
         return
+    if report.headline:  # the ruleset's own words (The Art of War's seasons and the rows it cannot read)
+        print_text(f"{report.headline}; {report.cells_written} cell(s) written.")
+        return
     counts = ", ".join(f"{summary[k]} {k}" for k in ("valid now", "will fail", "will not count") if summary[k])
     depends = summary["depend on dice or other clans"]
     print_text(

@@ -30,7 +30,7 @@ from sheets_engine.core.dice import Dice
 THREAT_RANGE = 3  # an enemy soldier this near a capital threatens it
 
 CHARACTERS: dict[Temper, Character] = {
-    Temper.CAUTIOUS: Character(goal="front", caution=2.0, guard=2, zone=3, cohesion=0.5, pull=0.5),
+    Temper.CAUTIOUS: Character(goal="front", caution=1.0, guard=1, zone=3, cohesion=0.5, pull=0.5),
     Temper.STEADY: Character(goal="front", caution=1.0, cohesion=0.3, pull=1.0),
     Temper.RUTHLESS: Character(goal="capital", trade=True, caution=0.3, cohesion=0.4, pull=1.5),
 }

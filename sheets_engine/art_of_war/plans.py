@@ -38,7 +38,7 @@ class Character:
     """How a temper weighs a march."""
 
     goal: str  # where idle soldiers head: "capital" (the nearest rival capital), "front" (the nearest enemy piece)
-    trade: bool = False  # attack when strengths are equal (both destroyed) if that gains
+    trade: bool = False  # strike a capital's guard at equal strength (both destroyed) when a soldier can walk in
     caution: float = 1.0  # how much a piece left where the enemy can break it costs
     guard: int = 0  # soldiers kept beside its own capital
     zone: int = 99  # fights only this near its capital or its settlers
@@ -292,11 +292,8 @@ class Planner:
                                                                                            self.home) <= 2  # fmt: skip
             value = float(value_of(target)) + (CAPITAL_VALUE if on_capital else 0.0) + (5.0 if near_home else 0.0)
             return value, True, on_capital
-        if power == guard and self.character.trade:
-            gain = value_of(target) - SOLDIER_POINTS
-            if on_capital and self.follower(target, attacker, supports):
-                return gain + CAPITAL_VALUE, False, True
-            return (gain if gain > 0 else 0.0), False, False
+        if power == guard and self.character.trade and on_capital and self.follower(target, attacker, supports):
+            return value_of(target) - SOLDIER_POINTS + CAPITAL_VALUE, False, True  # both fall; a soldier walks in
         return 0.0, False, False
 
     def follower(self, target: Piece, attacker: Piece, supports: list[tuple[str, tuple[Step, ...]]]) -> bool:

@@ -97,8 +97,8 @@ def world_tabs(world: World, tabs: dict[str, list[list[Any]]], seed: str) -> dic
         "first_house": world.first, "max_seasons": world.max_seasons, "status": world.status.value, "winner": "",
     }  # fmt: skip
     for row in laid["Game"][1:]:
-        if row[0] in values:
-            row[1] = str(values[row[0]]) if values[row[0]] != "" else None
+        if row[0] in values:  # numbers stay numbers: the season is a number in the sheet, not text
+            row[1] = values[row[0]] if values[row[0]] != "" else None
     houses = []
     for h in world.houses.values():
         score = mandate(world, h.name)  # shown from the first season
@@ -144,12 +144,13 @@ def record(draft: Draft, keys: Keys, before: World, after: World, events: list[E
 
 
 def record_ledger(draft: Draft, world: World, cause: str) -> None:
-    """The Game keys of where the campaign stands, and every house's mandate."""
-    draft.set("Game", "season", "Value", str(world.season), cause)
+    """The Game keys of where the campaign stands (the seasons as numbers), and every house's mandate."""
+    last = world.season if world.status is Status.OVER else world.season - 1
+    for key, number in (("season", world.season), ("last_resolved_season", last)):
+        if str(draft.get("Game", key, "Value")) != str(number):  # a number already there is left as it is
+            draft.set("Game", key, "Value", number, cause)
     draft.set("Game", "to_move", "Value", world.to_move, cause)
     draft.set("Game", "status", "Value", world.status.value, cause)
     draft.set("Game", "winner", "Value", world.winner, cause)
-    last = world.season if world.status is Status.OVER else world.season - 1
-    draft.set("Game", "last_resolved_season", "Value", str(last), cause)
     for house in world.houses:
         draft.set("Houses", house, "Mandate", mandate(world, house), "mandate")
