@@ -125,7 +125,7 @@ def _store(source: str) -> Any:
     help="The game the campaign is played under (an unknown name is refused with the list of known ones).",
 )
 @click.option("--houses", type=int, help="The Art of War: how many houses (2 to 6).")
-@click.option("--people", help="The Art of War: the people who play, their emails or names comma-separated (or how many).")
+@click.option("--people", help="The Art of War: who plays, emails or names comma-separated (or how many).")
 @click.option("--temper", help="The Art of War: the bots' temper (cautious, steady, ruthless or hard).")
 @click.option("--seed", help="The Art of War: the words or number the board is made from (same seed, same board).")
 @json_option()
@@ -986,7 +986,7 @@ def archive(source: str, keep_turns: int, target: str | None, as_json: bool) -> 
 @click.option("--games", type=click.IntRange(min=1), default=30, show_default=True, help="How many games.")
 @click.option("--seed", default="1", show_default=True, help="The words or number the boards are made from.")
 @click.option("--houses", type=click.IntRange(2, 6), default=4, show_default=True, help="Houses in each game.")
-@click.option("--tempers", default="cautious,steady,ruthless", show_default=True, help="The tempers the seats rotate over (also hard, random).")
+@click.option("--tempers", default="cautious,steady,ruthless", show_default=True, help="The seats' tempers, in turn.")
 @json_option()
 def tournament(games: int, seed: str, houses: int, tempers: str, as_json: bool) -> None:
     """The Art of War: play bot-only games on fresh boards and print the wins by temper and seat.

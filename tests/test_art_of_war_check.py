@@ -25,9 +25,13 @@ def _results(store: MemoryStore) -> dict[str, tuple[str, str]]:
 
 def test_check_previews_a_persons_waiting_order_without_moving_a_piece() -> None:
     store = MemoryStore()
-    app.init(store, ruleset="art-of-war", options={"houses": 4, "people": "ana@example.com, ben@example.com", "temper": "steady", "seed": "plum rain"})
+    app.init(
+        store,
+        ruleset="art-of-war",
+        options={"houses": 4, "people": "ana@kai.jp, ben@kai.jp", "temper": "steady", "seed": "plum rain"},
+    )
     paused = app.resolve(store, now=NOW)  # Lotus and Wolf (bots) move; Crane, a person, is to move
-    assert paused.headline == "Season 1 paused: waiting for Crane's order (played by ana@example.com): it is Crane's turn."
+    assert paused.headline == "Season 1 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn."
     _order(store, 1, "Crane", "march", "P2: 0,-3 > 0,-2 > 0,-1; P3: 0,-5 x 0,-4")
     _order(store, 1, "Tiger", "raise", "")
     pieces = store.records("Pieces")
@@ -56,7 +60,7 @@ def test_check_previews_a_persons_waiting_order_without_moving_a_piece() -> None
 
 def test_check_names_every_row_it_cannot_read_and_why_in_seasons() -> None:
     store = MemoryStore()
-    app.init(store, ruleset="art-of-war", options={"houses": 4, "people": "ana@example.com, ben@example.com",
+    app.init(store, ruleset="art-of-war", options={"houses": 4, "people": "ana@kai.jp, ben@kai.jp",
                                                    "temper": "steady", "seed": "plum rain"})  # fmt: skip
     app.resolve(store, now=NOW)  # Lotus and Wolf move; Crane is to move in season 1, Tiger after it
     header = store.tabs["Orders"][0]
@@ -86,5 +90,7 @@ def test_check_names_every_row_it_cannot_read_and_why_in_seasons() -> None:
         ("Pending", "Check: waits: it is for season 3, and Tiger's next turn is in season 1"),
     ]
     assert report.summary["not read"] == [
-        f"Orders row {first}: {no_season}", f"Orders row {first + 1}: {dragon}", f"Orders row {first + 3}: {charge}"
+        f"Orders row {first}: {no_season}",
+        f"Orders row {first + 1}: {dragon}",
+        f"Orders row {first + 3}: {charge}",
     ]

@@ -19,7 +19,7 @@ from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.stores.memory import MemoryStore
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-PLUM = {"houses": 4, "people": "ana@example.com", "temper": "steady", "seed": "plum rain"}
+PLUM = {"houses": 4, "people": "ana@kai.jp", "temper": "steady", "seed": "plum rain"}
 
 
 def campaign(**options: Any) -> MemoryStore:
@@ -53,7 +53,7 @@ def test_the_same_seed_makes_the_same_board_words_or_numbers() -> None:
     assert campaign(seed="1560").tabs["Board"] != first.tabs["Board"]
     assert game(first)["first_house"] == "Lotus" and game(first)["to_move"] == "Lotus"
     assert [r["House"] for r in first.records("Houses")] == ["Crane", "Tiger", "Lotus", "Wolf"]
-    assert [r["Player"] for r in first.records("Houses")] == ["ana@example.com", None, None, None]
+    assert [r["Player"] for r in first.records("Houses")] == ["ana@kai.jp", None, None, None]
     assert [r["Mandate"] for r in first.records("Houses")] == [15, 15, 15, 15]  # shown from the first season
     assert problems(first) == []
 
@@ -88,9 +88,9 @@ def test_a_bad_init_option_is_refused_with_exit_2_and_the_reason(tmp_path: Path)
     assert result.output.strip() == "Error: --temper reckless: a bot's temper is cautious, steady, ruthless, hard"
     result = runner.invoke(cli, [*base, "--temper", "random"])  # the tournament's baseline, no temper to play
     assert result.output.strip() == "Error: --temper random: a bot's temper is cautious, steady, ruthless, hard"
-    result = runner.invoke(cli, [*base, "--people", "ana@example.com,,ben"])
+    result = runner.invoke(cli, [*base, "--people", "ana@kai.jp,,ben"])
     assert result.output.strip() == (
-        "Error: --people 'ana@example.com,,ben': each person's email or name, separated by commas (one is empty)"
+        "Error: --people 'ana@kai.jp,,ben': each person's email or name, separated by commas (one is empty)"
     )
     result = runner.invoke(cli, [*base, "--houses", "3", "--people", "4"])
     assert result.output.strip() == "Error: --people 4: from 0 to 3 of the 3 houses may be played by people"
@@ -136,7 +136,18 @@ def _add_order(path: Path, *cells: Any) -> None:
 def test_resolve_plays_the_bots_up_to_the_persons_house_and_plays_on_after_its_order(tmp_path: Path) -> None:
     path = tmp_path / "aw.xlsx"
     runner = CliRunner()
-    init = ["init", str(path), "--ruleset", "art-of-war", "--houses", "4", "--people", "ana@example.com", "--temper", "steady"]
+    init = [
+        "init",
+        str(path),
+        "--ruleset",
+        "art-of-war",
+        "--houses",
+        "4",
+        "--people",
+        "ana@kai.jp",
+        "--temper",
+        "steady",
+    ]
     assert runner.invoke(cli, [*init, "--seed", "plum rain"]).exit_code == 0
     assert runner.invoke(cli, ["validate", str(path)]).exit_code == 0
     first = runner.invoke(cli, ["resolve", str(path), "--json"])
@@ -144,7 +155,7 @@ def test_resolve_plays_the_bots_up_to_the_persons_house_and_plays_on_after_its_o
     report = json.loads(first.output)
     assert (report["status"], report["headline"], report["houses_played"]) == (
         "paused",
-        "Season 1 paused: waiting for Crane's order (played by ana@example.com): it is Crane's turn.",
+        "Season 1 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn.",
         "Lotus, Wolf",
     )
     again = json.loads(runner.invoke(cli, ["resolve", str(path), "--json"]).output)
@@ -162,7 +173,7 @@ def test_resolve_plays_the_bots_up_to_the_persons_house_and_plays_on_after_its_o
         "P2: 0,-3 > 0,-2",
     )
     third = json.loads(runner.invoke(cli, ["resolve", str(path), "--json"]).output)
-    assert third["headline"] == "Season 2 paused: waiting for Crane's order (played by ana@example.com): it is Crane's turn."
+    assert third["headline"] == "Season 2 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn."
     history = [r for r in book["History"].iter_rows(min_row=2, values_only=True) if r[3] == "Pieces"]
     assert ("P2", "Hex", "0,-3", "0,-2") in {(r[4], r[5], r[6], r[7]) for r in history}
 
@@ -228,7 +239,7 @@ def test_an_unreadable_order_is_rejected_and_the_house_may_order_again() -> None
     store.tabs["Orders"].append([{"Season": 1, "House": "Crane", "Order": "charge"}.get(c) for c in header])
     report = app.resolve(store, now=NOW)
     assert report.headline == (
-        "Season 1 paused: waiting for Crane's order (played by ana@example.com): it is Crane's turn; its last order was "
+        "Season 1 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn; its last order was "
         'rejected: unknown order "charge": the order is raise or march.'
     )
     assert store.records("Orders")[-1]["Status"] == "Rejected"
@@ -297,7 +308,7 @@ def test_an_order_for_a_season_that_is_over_is_rejected_saying_so_when_the_house
     store.tabs["Orders"].append([{"Season": 1, "House": "Crane", "Order": "raise"}.get(c) for c in header])
     report = app.resolve(store, now=NOW)
     assert report.headline == (
-        "Season 2 paused: waiting for Crane's order (played by ana@example.com): it is Crane's turn; its last order was "
+        "Season 2 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn; its last order was "
         "rejected: season 1 is over: this order was never played (send an order for season 2)."
     )
     late = [r for r in store.records("Orders") if (r["House"], r["Season"]) == ("Crane", 1)][-1]
@@ -316,7 +327,7 @@ def test_a_march_with_no_entry_that_can_be_read_is_rejected_and_the_house_may_or
     report = app.resolve(store, now=NOW)
     reason = 'cannot read "P2 0,-3 > 0,-2": write a piece\'s march as P7: 3,4 > 4,4 x 5,4'
     assert report.headline == (
-        f"Season 1 paused: waiting for Crane's order (played by ana@example.com): it is Crane's turn; its last order was "
+        f"Season 1 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn; its last order was "
         f"rejected: {reason}."
     )
     assert store.records("Orders")[-1]["Status"] == "Rejected"
@@ -341,7 +352,7 @@ def test_an_order_with_no_season_is_rejected_asking_for_the_season() -> None:
     store.tabs["Orders"].append([{"House": "Crane", "Order": "raise"}.get(c) for c in header])
     report = app.resolve(store, now=NOW)
     assert report.headline == (
-        "Season 1 paused: waiting for Crane's order (played by ana@example.com): it is Crane's turn; its last order was "
+        "Season 1 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn; its last order was "
         "rejected: no season given: write the season of the order (1) in its Season column."
     )
     assert store.records("Orders")[-1]["Status"] == "Rejected"
@@ -376,11 +387,11 @@ def test_people_given_by_count_have_no_temper_and_the_gm_types_who_plays(tmp_pat
         "Season 1 paused: waiting for Crane's order (no Player is written for it in Houses yet): it is Crane's turn."
     )
     edit(store, "Houses", "Crane", "Player", "Ana")  # the GM types who plays it, as they call her
-    edit(store, "Houses", "Tiger", "Player", "ben@example.com")
+    edit(store, "Houses", "Tiger", "Player", "ben@kai.jp")
     assert problems(store) == []
     assert app.resolve(store, now=NOW).headline == (
         "Season 1 paused: waiting for Crane's order (played by Ana): it is Crane's turn."
     )
-    named = campaign(people="Ana, ben@example.com")
+    named = campaign(people="Ana, ben@kai.jp")
     assert [(h["Player"], h["Temper"]) for h in named.records("Houses")][:2] == [("Ana", None),
-                                                                                ("ben@example.com", None)]  # fmt: skip
+                                                                                ("ben@kai.jp", None)]  # fmt: skip

@@ -130,8 +130,8 @@ def intake(draft: Draft, seasons: dict[str, int], players: dict[str, str], seaso
         if house is None:
             row.update(Status=OrderStatus.REJECTED.value, Result=f'there is no house "{response["House"]}"')
         elif not players[house]:
-            row.update(Status=OrderStatus.REJECTED.value,
-                       Result=f"{house} has no Player yet: a GM writes its person's email in the Houses tab")  # fmt: skip
+            why = f"{house} has no Player yet: a GM writes its person's email in the Houses tab"
+            row.update(Status=OrderStatus.REJECTED.value, Result=why)
         elif players[house].casefold() != email.casefold():
             row.update(Status=OrderStatus.REJECTED.value, Result=f"not your house: {email} does not play {house}")
         draft.add_row("Orders", row, f"form response from {email}")

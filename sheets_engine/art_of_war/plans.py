@@ -309,8 +309,10 @@ class Planner:
                 return True
             if gap == 2 and cost <= 1:
                 for near in neighbours(soldier.hex):
-                    if distance(near, target.hex) == 1 and self.world.ground(near).cost == 1 and (
-                        near not in self.world.at or near == attacker.hex
+                    if (
+                        distance(near, target.hex) == 1
+                        and self.world.ground(near).cost == 1
+                        and (near not in self.world.at or near == attacker.hex)
                     ):
                         return True
         return False

@@ -71,9 +71,11 @@ def preview(state: GameState, now: datetime) -> Outcome:
 
 def headline(season: int, copied: int, counts: Counter[str], unread: list[str]) -> str:
     """The one line `check` prints: the season, the orders checked and what they will do, the rows not read."""
-    said = [f"{counts[k]} {words}" for k, words in (("valid", "valid now"), ("fail", "will fail"),
-            ("replaced", "will not count"), ("depends", "depend on the houses before"), ("waits", "wait for a later season"))
-            if counts[k]]  # fmt: skip
+    kinds = (
+        ("valid", "valid now"), ("fail", "will fail"), ("replaced", "will not count"),
+        ("depends", "depend on the houses before"), ("waits", "wait for a later season"),
+    )  # fmt: skip
+    said = [f"{counts[k]} {words}" for k, words in kinds if counts[k]]
     checked = counts["valid"] + counts["fail"] + counts["depends"]
     line = f"Season {season}: {copied} form response(s) copied, {checked} order(s) checked"
     line += f" ({', '.join(said)})" if said else ""

@@ -67,9 +67,7 @@ def check_options(houses: int, people: object, temper: str) -> tuple[Temper, lis
     return chosen, names or count
 
 
-def new_world(
-    grounds: dict[str, Ground], houses: int, people: int | list[str], temper: Temper, seed: str
-) -> World:
+def new_world(grounds: dict[str, Ground], houses: int, people: int | list[str], temper: Temper, seed: str) -> World:
     """The board the seed makes: terrain, one capital per house on a ring around the centre (equally spaced,
     so every capital is as far from the centre and from its neighbours), the home ground of each capital,
     three starting pieces per house, and the house that opens the campaign, drawn last.
