@@ -30,7 +30,7 @@ from sheets_engine.core.dice import Dice
 THREAT_RANGE = 3  # an enemy soldier this near a capital threatens it
 
 CHARACTERS: dict[Temper, Character] = {
-    Temper.CAUTIOUS: Character(goal="front", caution=1.0, guard=1, zone=3, cohesion=0.5, pull=0.5),
+    Temper.CAUTIOUS: Character(goal="front", caution=1.0, zone=3, cohesion=0.5, alarm=0),
     Temper.STEADY: Character(goal="front", caution=1.0, cohesion=0.3, pull=1.0),
     Temper.RUTHLESS: Character(goal="capital", trade=True, caution=0.3, cohesion=0.4, pull=1.5),
 }
@@ -70,6 +70,8 @@ def temper_order(world: World, temper: Temper) -> tuple[Order, Plan]:
     raise_order = Order(OrderKind.RAISE, (), raises)
     if not plan.entries:
         return raise_order, plan  # a march that moves nothing never beats a raise
+    if plan.guarded > 0:
+        return march_order(plan, raises), plan  # the capital first: close the ring the enemy would strike from
     if temper is Temper.CAUTIOUS:
         if plan.wins or plan.captures:
             return march_order(plan, raises), plan

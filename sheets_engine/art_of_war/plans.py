@@ -41,6 +41,7 @@ class Character:
     trade: bool = False  # strike a capital's guard at equal strength (both destroyed) when a soldier can walk in
     caution: float = 1.0  # how much a piece left where the enemy can break it costs
     guard: int = 0  # soldiers kept beside its own capital
+    alarm: int = 1  # how near the enemy must be to breaking the capital before it is guarded (0: one soldier short)
     zone: int = 99  # fights only this near its capital or its settlers
     cohesion: float = 0.3  # how much a soldier likes standing beside its own soldiers
     pull: float = 1.0  # how strongly idle soldiers head for their goal
@@ -55,6 +56,9 @@ class Plan:
     wins: int = 0  # attacks that win
     captures: int = 0  # rival capitals taken
     advance: int = 0  # hexes its soldiers drew nearer their goal
+    # pieces it moves in beside its capital while the enemy could gather there to break it (-1: in danger, and
+    # nothing can move in)
+    guarded: int = 0
     world: World | None = None  # the board after the march (the planner's copy)
 
 
@@ -366,10 +370,14 @@ class Planner:
                     self.carry(piece, min(ways, key=len))
                     break
         danger, free = self.capital_danger()
+        if danger >= self.character.alarm and self.soldier_home():
+            self.plan.guarded = 1
+            danger, free = self.capital_danger()
         beside = sum(1 for h in neighbours(home) if (p := world.piece_at(h)) is not None and p.house == self.house
                      and p.kind is Kind.SOLDIER)  # fmt: skip
         wanted = max(self.character.guard - beside, 0)
-        if danger > 0:
+        if danger >= self.character.alarm:
+            self.plan.guarded = -1  # in danger, guarded by the pieces moved in below (counted as they move)
             holder = world.piece_at(home)
             guard = 0 if holder is None else defence(world, holder)
             wanted = max(wanted, len(free) - max(guard - 1, 0))
@@ -387,6 +395,35 @@ class Planner:
             if movers:
                 *_, name, steps = min(movers, key=lambda m: m[:4])
                 self.carry(world.pieces[name], steps)
+                if danger >= self.character.alarm:
+                    self.plan.guarded = max(self.plan.guarded, 0) + 1
+
+    def soldier_home(self) -> bool:
+        """In danger, a settler holding the capital steps beside it and a soldier takes its place (a soldier
+        there defends with 3, a settler with 2). True when the change was made."""
+        world, home = self.world, self.home
+        assert home is not None
+        holder = world.piece_at(home)
+        if holder is None or holder.kind is not Kind.SETTLER or holder.house != self.house or holder.id in self.moved:
+            return False
+        spaces = [h for h in neighbours(home) if h in world.terrain and h not in world.at and world.ground(h).cost <= 2]
+        if not spaces:
+            return False
+        trial = world.copy()
+        trial.at.pop(home)
+        for soldier in sorted(self.mine(Kind.SOLDIER), key=lambda s: (distance(s.hex or home, home), s.id)):
+            if soldier.hex is None or distance(soldier.hex, home) > 2:
+                continue
+            ways = [steps for steps, end, _ in paths(trial, trial.pieces[soldier.id]) if end == home]
+            for way in sorted(ways, key=len):
+                needed = {s.to for s in way}
+                space = next((h for h in spaces if h not in needed), None)
+                if space is None:
+                    continue
+                self.carry(holder, (Step(space),))
+                self.carry(soldier, way)
+                return True
+        return False
 
     def take_open_capitals(self) -> None:
         """A soldier onto any rival capital it can reach (one of its own settlers stepping off first)."""
