@@ -483,10 +483,8 @@ def _print_resolution(report: Any, as_json: bool) -> None:
         print_text(report.headline)
         return
     if report.dry_run:
-        _print_changes(
-            report,
-            f"Turn {summary.get('turn')}: {len(report.changes)} cell(s) would change (dry run: nothing written)",
-        )
+        period = f"Season {summary['season']}" if "season" in summary else f"Turn {summary.get('turn')}"
+        _print_changes(report, f"{period}: {len(report.changes)} cell(s) would change (dry run: nothing written)")
     lines = [[name, value] for name, value in summary.items() if name not in ("resolved", "turn", "year", "winter")]
     lines.append(["cells changed", len(report.changes)])
     lines.append(["notifications", len(report.logs.get("Notifications", []))])

@@ -395,3 +395,15 @@ def test_people_given_by_count_have_no_temper_and_the_gm_types_who_plays(tmp_pat
     named = campaign(people="Ana, ben@kai.jp")
     assert [(h["Player"], h["Temper"]) for h in named.records("Houses")][:2] == [("Ana", None),
                                                                                 ("ben@kai.jp", None)]  # fmt: skip
+
+
+def test_check_and_a_dry_run_speak_of_seasons(tmp_path: Path) -> None:
+    path = tmp_path / "aw.xlsx"
+    app.init(str(path), ruleset="art-of-war", options={**PLUM, "seed": "seasons"})
+    runner = CliRunner()
+    dry = runner.invoke(cli, ["resolve", str(path), "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    assert "Season 1: " in dry.output and "cell(s) would change (dry run: nothing written)" in dry.output
+    assert "Turn" not in dry.output.split("dry run")[0]
+    checked = runner.invoke(cli, ["check", str(path)])
+    assert checked.output.strip() == "Season 1: 0 form response(s) copied, 0 order(s) checked; 0 cell(s) written."
