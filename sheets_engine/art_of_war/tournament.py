@@ -1,9 +1,10 @@
 """Bot-only games on fresh boards, played on the pure core (no workbook), to judge a change to a bot by numbers.
 
-Game g of a tournament with seed S is made from the seed "S game g". The seats rotate over the tempers
-chosen (`--tempers`, by default cautious, steady and ruthless): game g starts the list at its (g-1)th
-temper, and every other round of len(tempers) games walks the list backwards, so every temper sits in
-every seat and, with two houses, meets every other temper from both seats on as many boards.
+The seats rotate over the tempers chosen (`--tempers`, by default cautious, steady and ruthless) in
+rounds of len(tempers) games played on the same board: round r of a tournament with seed S is made
+from the seed "S game r", and its games start the list at each temper in turn, every other round
+walking it backwards. So every temper sits in every seat of the same board (a strong seat or a good
+start counts for each temper alike), and with two tempers each board is played from both sides.
 
 A win is counted for each house that wins (a shared win on the mandate counts for each); a game whose
 last two companies destroy each other has no winner. Each rate is printed with its 95% Wilson interval.
@@ -59,6 +60,11 @@ def lineup(tempers: tuple[Temper, ...], houses: int, number: int) -> list[Temper
     start, backwards = (number - 1) % count, ((number - 1) // count) % 2 == 1
     step = -1 if backwards else 1
     return [tempers[(start + step * seat) % count] for seat in range(houses)]
+
+
+def board_of(tempers: tuple[Temper, ...], number: int) -> int:
+    """The round (and so the board) game `number` is played in: len(tempers) games a board."""
+    return (number - 1) // len(tempers) + 1
 
 
 def wilson(wins: int, games: int) -> tuple[float, float]:
@@ -155,7 +161,7 @@ def tournament(
     standings = Standings(houses, tempers)
     started = time.perf_counter()
     for number in range(1, games + 1):
-        game_seed = f"{seed} game {number}"
+        game_seed = f"{seed} game {board_of(tempers, number)}"
         world = new_world(grounds, houses, 0, Temper.STEADY, game_seed)
         for seat, (house, temper) in enumerate(zip(world.houses.values(), lineup(tempers, houses, number),
                                                    strict=True)):  # fmt: skip
