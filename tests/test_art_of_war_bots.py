@@ -8,12 +8,20 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheets_engine.art_of_war import bots, lookahead
+from sheets_engine.art_of_war import bots, lookahead, tempers
 from sheets_engine.art_of_war.model import Kind, OrderKind, Status, Temper, World
 from sheets_engine.art_of_war.phases import bot_dice
 from sheets_engine.art_of_war.rules import play_turn
 from sheets_engine.art_of_war.setup import new_world
-from sheets_engine.art_of_war.tournament import default_grounds, lineup, play_game, rate_text, tournament, wilson
+from sheets_engine.art_of_war.tournament import (
+    board_of,
+    default_grounds,
+    lineup,
+    play_game,
+    rate_text,
+    tournament,
+    wilson,
+)
 from sheets_engine.cli import cli
 from sheets_engine.core.dice import Dice
 from tests.aow import texts, world
@@ -130,7 +138,7 @@ def test_hard_looks_ahead_and_declines_an_attack_the_reply_makes_cost_more_than_
         w.houses["Crane"].temper = temper
         order = bots.choose(w, Dice("s", 1))
         play_turn(w, order)
-        answer, _ = bots.temper_order(w, Temper.STEADY)
+        answer, _ = tempers.temper_order(w, Temper.STEADY)
         play_turn(w, answer)
         after[temper] = (order.kind, [m.text() for m in order.marches], lookahead.evaluate(w, "Crane"))
     assert after[Temper.STEADY] == (OrderKind.MARCH, ["P1: 0,2 > 0,1 > 1,0", "P2: 1,1 x 2,0", "P3: 2,-3 > 3,-3"], -12)
@@ -228,6 +236,13 @@ def test_lineups_rotate_every_temper_through_every_seat_and_wilson_intervals_hol
     tempers = (Temper.CAUTIOUS, Temper.STEADY, Temper.RUTHLESS)
     pairs = [tuple(lineup(tempers, 2, n)) for n in range(1, 7)]
     assert len(set(pairs)) == 6  # with two houses, each temper meets each other from both seats
+    pair = (Temper.STEADY, Temper.HARD)
+    assert [(board_of(pair, n), tuple(lineup(pair, 2, n))) for n in range(1, 5)] == [
+        (1, pair),
+        (1, pair[::-1]),
+        (2, pair),
+        (2, pair[::-1]),
+    ]  # each board played from both sides
     assert wilson(0, 10) == (0.0, wilson(0, 10)[1]) and round(wilson(0, 10)[1], 1) == 27.8
     assert [round(x, 1) for x in wilson(137, 300)] == [40.1, 51.3]
     assert rate_text(1, 2) == "50.0% [9.5, 90.5]"

@@ -7,7 +7,7 @@ answer is modelled as steady's), and keeps the order whose board it likes best a
 
 from __future__ import annotations
 
-from sheets_engine.art_of_war import bots
+from sheets_engine.art_of_war import tempers
 from sheets_engine.art_of_war.model import Kind, OrderKind, Status, Temper, World
 from sheets_engine.art_of_war.rules import Order, mandate, play_turn
 from sheets_engine.core.dice import Dice
@@ -42,11 +42,11 @@ def choose(world: World, dice: Dice) -> Order:
     house = world.to_move
     orders: list[Order] = []
     for temper in CANDIDATES:
-        order, plan = bots.temper_order(world, temper)
+        order, plan = tempers.temper_order(world, temper)
         orders.append(order)
         if plan.entries:
-            orders.append(bots.march_order(plan, order.capital_raises or Kind.SETTLER))
-    orders.append(Order(OrderKind.RAISE, (), bots.switch(world, house, Temper.STEADY)))
+            orders.append(tempers.march_order(plan, order.capital_raises or Kind.SETTLER))
+    orders.append(Order(OrderKind.RAISE, (), tempers.switch(world, house, Temper.STEADY)))
     seen: set[tuple] = set()
     best: tuple[float, int] | None = None
     chosen = orders[0]
@@ -58,7 +58,7 @@ def choose(world: World, dice: Dice) -> Order:
         trial = world.copy()
         play_turn(trial, order)
         if trial.status is Status.PLAYING and trial.to_move != house:
-            answer, _ = bots.temper_order(trial, reply_temper(trial))
+            answer, _ = tempers.temper_order(trial, reply_temper(trial))
             play_turn(trial, answer)
         score = (evaluate(trial, house), -number)
         if best is None or score > best:

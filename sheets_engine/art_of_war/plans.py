@@ -1,5 +1,6 @@
 """A bot's march planned as one: the attacks first (with the pieces that must move in beside the target to
-make them win), then a soldier into any rival capital left open, then every other piece to its best hex.
+make them win), then a soldier into any rival capital left open; `placing` then guards the capital and
+moves every other piece to its best hex (`bots.plan_march` runs the three).
 
 The pieces are planned together on a copy of the board, so no piece steps onto the hex another needs to
 attack from: an attack is found with the pieces still where they stand, and carried out (supports first,
@@ -17,8 +18,8 @@ from dataclasses import dataclass, field
 
 from sheets_engine.art_of_war.hexes import Hex, distance, neighbours
 from sheets_engine.art_of_war.model import Kind, Piece, World
+from sheets_engine.art_of_war.reach import defence, paths, threat_map, value_of
 from sheets_engine.art_of_war.rules import (
-    CAPITAL_DEFENCE,
     SETTLER_POINTS,
     SOLDIER_POINTS,
     PieceMarch,
@@ -60,52 +61,6 @@ class Plan:
     # nothing can move in)
     guarded: int = 0
     world: World | None = None  # the board after the march (the planner's copy)
-
-
-def value_of(piece: Piece) -> int:
-    """A piece's worth on the mandate."""
-    return SETTLER_POINTS if piece.kind is Kind.SETTLER else SOLDIER_POINTS
-
-
-def defence(world: World, piece: Piece) -> int:
-    """The piece's defence where it stands: 1 for a soldier, its ground's cover, 2 on its own capital."""
-    assert piece.hex is not None
-    home = CAPITAL_DEFENCE if world.capital_of.get(piece.hex) == piece.house else 0
-    return (1 if piece.kind is Kind.SOLDIER else 0) + world.ground(piece.hex).cover + home
-
-
-def paths(world: World, piece: Piece) -> list[tuple[tuple[Step, ...], Hex, int]]:
-    """Every way to move the piece this turn without attacking: (steps, where it ends, points left)."""
-    assert piece.hex is not None
-    found: list[tuple[tuple[Step, ...], Hex, int]] = [((), piece.hex, 2)]
-    frontier = [((), piece.hex, 2)]
-    while frontier:
-        steps, at, points = frontier.pop()
-        for near in neighbours(at):
-            if near not in world.terrain or near in world.at or near == piece.hex or any(s.to == near for s in steps):
-                continue
-            cost = world.ground(near).cost
-            if cost > points:
-                continue
-            path = (*steps, Step(near))
-            found.append((path, near, points - cost))
-            if points - cost > 0 and not enemy_soldier_beside(world, near, piece.house):
-                frontier.append((path, near, points - cost))
-    return found
-
-
-def threat_map(world: World, house: str) -> dict[Hex, int]:
-    """For each hex, how many enemy soldiers could stand beside it (or strike it) on their next turn."""
-    counts: dict[Hex, int] = {}
-    for piece in world.pieces.values():
-        if piece.hex is None or piece.house == house or piece.kind is not Kind.SOLDIER:
-            continue
-        touched: set[Hex] = set()
-        for _steps, end, _points in paths(world, piece):
-            touched.update(neighbours(end))
-        for hex_ in touched:
-            counts[hex_] = counts.get(hex_, 0) + 1
-    return counts
 
 
 @dataclass(frozen=True)
@@ -165,14 +120,11 @@ class Planner:
         self.plan.entries.append(PieceMarch(piece.id, start, (*done, step)))
 
     # -- the plan ----------------------------------------------------------------------------------
-    def make(self) -> Plan:
-        """Attacks, then open capitals, then every other piece: the plan."""
+    def strike(self) -> None:
+        """The attacks that are worth it, best first, then a soldier into any rival capital left open."""
         while (package := self.best_attack()) is not None:
             self.attack(package)
         self.take_open_capitals()
-        self.guard_capital()
-        self.place_the_rest()
-        return self.plan
 
     def mine(self, kind: Kind | None = None) -> list[Piece]:
         """The house's pieces not yet planned (of a kind)."""
@@ -342,89 +294,6 @@ class Planner:
         self.plan.wins += package.wins
         self.plan.captures += sum(1 for h in world.houses.values() if h.fallen) - before
 
-    def capital_danger(self) -> tuple[int, list[Hex]]:
-        """How many more enemy soldiers could close on our capital than it takes to break it, and the open hexes
-        beside it (each filled by one of ours is one fewer place to strike from)."""
-        world, home = self.world, self.home
-        if home is None:
-            return 0, []
-        holder = world.piece_at(home)
-        guard = 0 if holder is None else defence(world, holder)
-        free = [h for h in neighbours(home) if h in world.terrain and h not in world.at]
-        enemies = [h for h in neighbours(home) if h in world.at and world.pieces[world.at[h]].house != self.house]
-        room = len(free) + len(enemies)
-        strikers = self.threats.get(home, 0)
-        return min(strikers, room + 1) - guard, free
-
-    def guard_capital(self) -> None:
-        """Keep the capital held, and fill the hexes beside it while the enemy could gather there to break it
-        (a cautious house keeps its guard beside it whatever the danger)."""
-        world, home = self.world, self.home
-        if home is None:
-            return
-        self.threats = threat_map(world, self.house)
-        if world.piece_at(home) is None:
-            for piece in sorted(self.mine(), key=lambda p: (p.kind is not Kind.SOLDIER, p.id)):
-                ways = [steps for steps, end, _ in paths(world, piece) if end == home]
-                if ways:
-                    self.carry(piece, min(ways, key=len))
-                    break
-        danger, free = self.capital_danger()
-        if danger >= self.character.alarm and self.soldier_home():
-            self.plan.guarded = 1
-            danger, free = self.capital_danger()
-        beside = sum(1 for h in neighbours(home) if (p := world.piece_at(h)) is not None and p.house == self.house
-                     and p.kind is Kind.SOLDIER)  # fmt: skip
-        wanted = max(self.character.guard - beside, 0)
-        if danger >= self.character.alarm:
-            self.plan.guarded = -1  # in danger, guarded by the pieces moved in below (counted as they move)
-            holder = world.piece_at(home)
-            guard = 0 if holder is None else defence(world, holder)
-            wanted = max(wanted, len(free) - max(guard - 1, 0))
-        for slot in sorted(free, key=lambda h: (-self.threats.get(h, 0), h))[:wanted]:
-            movers = []
-            for piece in self.mine():
-                if piece.hex is None or piece.hex == home or distance(piece.hex, slot) > 2:
-                    continue
-                if piece.kind is Kind.SETTLER and self.settler_score(piece, piece.hex, piece.hex) >= 4:
-                    continue  # a settler ready to raise is worth more where it is
-                for steps, end, _ in paths(world, piece):
-                    if end == slot:
-                        movers.append((piece.kind is not Kind.SOLDIER, distance(piece.hex, home) <= 1, len(steps),
-                                       piece.id, steps))  # fmt: skip
-            if movers:
-                *_, name, steps = min(movers, key=lambda m: m[:4])
-                self.carry(world.pieces[name], steps)
-                if danger >= self.character.alarm:
-                    self.plan.guarded = max(self.plan.guarded, 0) + 1
-
-    def soldier_home(self) -> bool:
-        """In danger, a settler holding the capital steps beside it and a soldier takes its place (a soldier
-        there defends with 3, a settler with 2). True when the change was made."""
-        world, home = self.world, self.home
-        assert home is not None
-        holder = world.piece_at(home)
-        if holder is None or holder.kind is not Kind.SETTLER or holder.house != self.house or holder.id in self.moved:
-            return False
-        spaces = [h for h in neighbours(home) if h in world.terrain and h not in world.at and world.ground(h).cost <= 2]
-        if not spaces:
-            return False
-        trial = world.copy()
-        trial.at.pop(home)
-        for soldier in sorted(self.mine(Kind.SOLDIER), key=lambda s: (distance(s.hex or home, home), s.id)):
-            if soldier.hex is None or distance(soldier.hex, home) > 2:
-                continue
-            ways = [steps for steps, end, _ in paths(trial, trial.pieces[soldier.id]) if end == home]
-            for way in sorted(ways, key=len):
-                needed = {s.to for s in way}
-                space = next((h for h in spaces if h not in needed), None)
-                if space is None:
-                    continue
-                self.carry(holder, (Step(space),))
-                self.carry(soldier, way)
-                return True
-        return False
-
     def take_open_capitals(self) -> None:
         """A soldier onto any rival capital it can reach (one of its own settlers stepping off first)."""
         world = self.world
@@ -467,107 +336,3 @@ class Planner:
             if steps and end not in needed and not any(s.to in needed for s in steps):
                 return steps
         return None
-
-    # -- every other piece ------------------------------------------------------------------------
-    def goal_of(self, soldier: Piece) -> Hex | None:
-        """Where an idle soldier heads."""
-        world = self.world
-        assert soldier.hex is not None
-        rivals = [h for h, owner in world.capital_of.items() if owner != self.house]
-        if self.character.goal == "capital" or not rivals:
-            return min(rivals, key=lambda h: (distance(h, soldier.hex or h), h)) if rivals else None
-        enemies = [p.hex for p in world.pieces.values() if p.hex is not None and p.house != self.house]
-        if self.character.zone < 99:
-            enemies = [h for h in enemies if self.in_zone(h)] or ([self.home] if self.home else [])
-        if not enemies:
-            return None
-        return min(enemies, key=lambda h: (distance(h, soldier.hex or h), h))
-
-    def exposure(self, piece: Piece, where: Hex) -> float:
-        """What leaving the piece on `where` risks: its worth when the enemy could break it there."""
-        world = self.world
-        strikers = self.threats.get(where, 0)
-        if not strikers:
-            return 0.0
-        room = sum(
-            1
-            for h in neighbours(where)
-            if h in world.terrain
-            and (h not in world.at or world.pieces[world.at[h]].house != self.house or world.at[h] == piece.id)
-        )
-        power = min(strikers, room)
-        home = CAPITAL_DEFENCE if world.capital_of.get(where) == self.house else 0
-        guard = (1 if piece.kind is Kind.SOLDIER else 0) + world.ground(where).cover + home
-        if power > guard:
-            return float(value_of(piece))
-        return value_of(piece) / 2 if power == guard else 0.0
-
-    def soldier_score(self, soldier: Piece, where: Hex, goal: Hex | None) -> float:
-        """How much the character likes its soldier ending its turn on `where`."""
-        world, char = self.world, self.character
-        score = -char.pull * distance(where, goal) if goal is not None else 0.0
-        friends = 0
-        blockade = 0
-        for near in neighbours(where):
-            other = world.at.get(near)
-            if other is None or other == soldier.id:
-                continue
-            piece = world.pieces[other]
-            if piece.house == self.house:
-                friends += piece.kind is Kind.SOLDIER
-            elif piece.kind is Kind.SETTLER:
-                blockade += 1
-        score += char.cohesion * friends + 0.5 * blockade - char.caution * self.exposure(soldier, where)
-        if self.home is not None and char.guard and distance(where, self.home) == 1:
-            score += 3.0
-        return score
-
-    def settler_score(self, settler: Piece, where: Hex, start: Hex) -> float:
-        """How much the character likes its settler ending its turn on `where`: ready to raise, and safe."""
-        world = self.world
-        ground = world.ground(where)
-        ready = world.capital_of.get(where) == self.house or ground.raises is not None
-        open_room = any(h in world.terrain and (h not in world.at or h == start) and h != where
-                        for h in neighbours(where))  # fmt: skip
-        blockaded = enemy_soldier_beside(world, where, self.house)
-        score = 4.0 if ready and open_room and not blockaded else 0.0
-        score -= 1.5 * self.character.caution * self.exposure(settler, where)
-        return score + (0.05 if where == start else 0.0)  # a settler keeps its place unless it gains
-
-    def place_the_rest(self) -> None:
-        """Every piece not yet planned to its best hex: soldiers nearest their goal first (the front opens
-        room for those behind), then settlers."""
-        world = self.world
-        soldiers = self.mine(Kind.SOLDIER)
-        goals = {s.id: self.goal_of(s) for s in soldiers}
-
-        def gap(s: Piece) -> tuple[int, str]:
-            goal = goals[s.id]
-            return (distance(s.hex, goal) if goal is not None and s.hex is not None else 99, s.id)
-
-        kept = 0
-        for soldier in sorted(soldiers, key=gap):
-            if soldier.hex is None:
-                continue
-            if self.home is not None and kept < self.character.guard and distance(soldier.hex, self.home) <= 1:
-                kept += 1
-                self.moved.add(soldier.id)
-                continue
-            goal = goals[soldier.id]
-            options = paths(world, soldier)
-            steps, end, _ = max(options, key=lambda o: (self.soldier_score(soldier, o[1], goal), -len(o[0]), o[1]))
-            if goal is not None and steps:
-                self.plan.advance += max(0, distance(soldier.hex, goal) - distance(end, goal))
-            self.carry(soldier, steps)
-        for settler in self.mine(Kind.SETTLER):
-            if settler.hex is None or settler.hex == self.home:
-                continue  # the capital is never left empty
-            start = settler.hex
-            options = paths(world, settler)
-            steps, _end, _ = max(options, key=lambda o: (self.settler_score(settler, o[1], start), -len(o[0]), o[1]))
-            self.carry(settler, steps)
-
-
-def plan_march(world: World, house: str, character: Character) -> Plan:
-    """The house's march, planned as one by its character."""
-    return Planner(world, house, character).make()
