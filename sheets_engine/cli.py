@@ -989,9 +989,9 @@ def archive(source: str, keep_turns: int, target: str | None, as_json: bool) -> 
 def tournament(games: int, seed: str, houses: int, tempers: str, as_json: bool) -> None:
     """The Art of War: play bot-only games on fresh boards and print the wins by temper and seat.
 
-    Each game's seats get the tempers in turn, shifted by one each game (and walked backwards every
-    other round), so every temper sits in every seat. The same seed plays the same games. Nothing is
-    written. Each win rate is printed with its 95% (Wilson) interval.
+    The seats rotate over the tempers in rounds played on one board each, so every temper sits in
+    every seat of the same boards. The same seed plays the same games. Nothing is written. Each win
+    rate is printed with its 95% (Wilson) interval.
 
     Example: sheets-engine tournament --games 30 --seed 1 --tempers steady,hard --houses 2
     """

@@ -212,6 +212,7 @@ def test_tournament_tempers_choose_the_seats_and_json_gives_wins_by_seat_games_a
     assert set(steady) == {"wins_by_seat", "games_by_seat", "wins", "games", "win_rate", "interval_95",
                            "seconds_per_move", "against"}  # fmt: skip
     assert steady["games_by_seat"] == {"1": 2, "2": 2}  # the seats rotate: each temper sits in each seat
+    assert first["wins"] == {t: found["wins_by_seat"] for t, found in first["tempers"].items()}  # as it was
     assert steady["games"] == 4 and steady["wins"] == sum(steady["wins_by_seat"].values())
     assert steady["against"] == {"random": {"wins": steady["wins"], "games": 4}}
     assert 0 < steady["seconds_per_move"] < 1 and first["tempers"]["random"]["seconds_per_move"] > 0

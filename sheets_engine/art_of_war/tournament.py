@@ -191,10 +191,11 @@ def tournament(
 
 def summary(standings: Standings, seed: str) -> dict[str, Any]:
     """The tournament as `--json` gives it: the settings, each temper's numbers, conquests, seasons, seconds."""
+    tempers = standings.as_json()
     return {
-        "games": standings.games, "seed": seed, "houses": standings.houses,
-        "tempers": standings.as_json(), "conquests": standings.conquests, "seasons": standings.seasons,
-        "seconds": round(standings.elapsed, 2),
+        "games": standings.games, "seed": seed, "houses": standings.houses, "tempers": tempers,
+        "wins": {t: found["wins_by_seat"] for t, found in tempers.items()},  # as before `tempers`: by seat
+        "conquests": standings.conquests, "seasons": standings.seasons, "seconds": round(standings.elapsed, 2),
     }  # fmt: skip
 
 
