@@ -66,19 +66,12 @@ def temper_order(world: World, temper: Temper) -> tuple[Order, Plan]:
         return raise_order, plan  # a march that moves nothing never beats a raise
     if plan.guarded > 0:
         return march_order(plan, raises), plan  # the capital first: close the ring the enemy would strike from
-    if temper is Temper.CAUTIOUS:
-        if plan.wins or plan.captures:
-            return march_order(plan, raises), plan
-        return (raise_order if gain > 0 else march_order(plan, raises)), plan
-    if temper is Temper.STEADY:
-        if plan.wins or plan.captures:
-            return march_order(plan, raises), plan
-        return (raise_order if gain > 0 else march_order(plan, raises)), plan
-    if plan.wins or plan.captures:
+    if plan.wins or plan.captures:  # cautious's plan strikes only near its capital and its settlers
         return march_order(plan, raises), plan
-    if gain >= 2 or plan.advance < 2:
-        return raise_order, plan
-    return march_order(plan, raises), plan
+    if temper is Temper.RUTHLESS:  # it presses on a rival capital while raising would add at most one piece
+        presses = gain < 2 and plan.advance >= 2
+        return (march_order(plan, raises) if presses else raise_order), plan
+    return (raise_order if gain > 0 else march_order(plan, raises)), plan
 
 
 def random_order(world: World, dice: Dice) -> Order:
