@@ -125,8 +125,8 @@ def _store(source: str) -> Any:
     help="The game the campaign is played under (an unknown name is refused with the list of known ones).",
 )
 @click.option("--houses", type=int, help="The Art of War: how many houses (2 to 6).")
-@click.option("--people", type=int, help="The Art of War: how many of the houses people play (the rest are bots).")
-@click.option("--temper", help="The Art of War: the bots' temper (cautious, steady or ruthless).")
+@click.option("--people", help="The Art of War: who plays, emails or names comma-separated (or how many).")
+@click.option("--temper", help="The Art of War: the bots' temper (cautious, steady, ruthless or hard).")
 @click.option("--seed", help="The Art of War: the words or number the board is made from (same seed, same board).")
 @json_option()
 def init(
@@ -135,7 +135,7 @@ def init(
     force: bool,
     ruleset: str,
     houses: int | None,
-    people: int | None,
+    people: str | None,
     temper: str | None,
     seed: str | None,
     as_json: bool,
@@ -483,10 +483,8 @@ def _print_resolution(report: Any, as_json: bool) -> None:
         print_text(report.headline)
         return
     if report.dry_run:
-        _print_changes(
-            report,
-            f"Turn {summary.get('turn')}: {len(report.changes)} cell(s) would change (dry run: nothing written)",
-        )
+        period = f"Season {summary['season']}" if "season" in summary else f"Turn {summary.get('turn')}"
+        _print_changes(report, f"{period}: {len(report.changes)} cell(s) would change (dry run: nothing written)")
     lines = [[name, value] for name, value in summary.items() if name not in ("resolved", "turn", "year", "winter")]
     lines.append(["cells changed", len(report.changes)])
     lines.append(["notifications", len(report.logs.get("Notifications", []))])
@@ -520,6 +518,9 @@ def check(source: str, as_json: bool) -> None:
         return
     if not summary.get("checked"):
         print_text(f"Nothing to do: {summary.get('reason')}.")
+        return
+    if report.headline:  # the ruleset's own words (The Art of War's seasons and the rows it cannot read)
+        print_text(f"{report.headline}; {report.cells_written} cell(s) written.")
         return
     counts = ", ".join(f"{summary[k]} {k}" for k in ("valid now", "will fail", "will not count") if summary[k])
     depends = summary["depend on dice or other clans"]
@@ -983,39 +984,25 @@ def archive(source: str, keep_turns: int, target: str | None, as_json: bool) -> 
 @click.option("--games", type=click.IntRange(min=1), default=30, show_default=True, help="How many games.")
 @click.option("--seed", default="1", show_default=True, help="The words or number the boards are made from.")
 @click.option("--houses", type=click.IntRange(2, 6), default=4, show_default=True, help="Houses in each game.")
+@click.option("--tempers", default="cautious,steady,ruthless", show_default=True, help="The seats' tempers, in turn.")
 @json_option()
-def tournament(games: int, seed: str, houses: int, as_json: bool) -> None:
+def tournament(games: int, seed: str, houses: int, tempers: str, as_json: bool) -> None:
     """The Art of War: play bot-only games on fresh boards and print the wins by temper and seat.
 
-    Each game's seats get the tempers in turn (cautious, steady, ruthless), shifted by one each game,
-    so every temper sits in every seat. The same seed plays the same games. Nothing is written.
+    The seats rotate over the tempers in rounds played on one board each, so every temper sits in
+    every seat of the same boards. The same seed plays the same games. Nothing is written. Each win
+    rate is printed with its 95% (Wilson) interval.
 
-    Example: sheets-engine tournament --games 30 --seed 1
+    Example: sheets-engine tournament --games 30 --seed 1 --tempers steady,hard --houses 2
     """
-    import time
+    from sheets_engine.art_of_war import tournament as aow
 
-    from sheets_engine.art_of_war.tournament import TEMPERS
-    from sheets_engine.art_of_war.tournament import tournament as play
-
-    started = time.perf_counter()
-    standings = play(games, seed, houses)
-    seconds = round(time.perf_counter() - started, 2)
-    seats = range(1, houses + 1)
+    try:
+        standings = aow.tournament(games, seed, houses, tempers=aow.parse_tempers(tempers))
+    except aow.BadTempers as error:
+        raise BadInput(str(error)) from error
     if as_json:
-        table = {t.value: {str(s): standings.wins.get((t.value, s), 0) for s in seats} for t in TEMPERS}
-        emit_json(payload("ok", EXIT_OK, games=games, seed=seed, houses=houses, wins=table,
-                          conquests=standings.conquests, seasons=standings.seasons, seconds=seconds))  # fmt: skip
+        emit_json(payload("ok", EXIT_OK, **aow.summary(standings, seed)))
         return
-    rows = []
-    for temper in TEMPERS:
-        cells = [
-            f"{standings.wins.get((temper.value, s), 0)}/{standings.played.get((temper.value, s), 0)}" for s in seats
-        ]
-        total = sum(standings.wins.get((temper.value, s), 0) for s in seats)
-        played = sum(standings.played.get((temper.value, s), 0) for s in seats)
-        rows.append([temper.value, *cells, f"{total}/{played}"])
-    title = (
-        f"{games} game(s) of {houses} houses, seed {seed}: wins/games by temper and seat "
-        f"({standings.conquests} won by conquest, the rest on the mandate after season 60; {seconds} s)"
-    )
-    print_table(("temper", *[f"seat {s}" for s in seats], "all seats"), rows, title)
+    for title, header, rows in aow.tables(standings, seed):
+        print_table(header, rows, title)

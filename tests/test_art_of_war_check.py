@@ -25,9 +25,13 @@ def _results(store: MemoryStore) -> dict[str, tuple[str, str]]:
 
 def test_check_previews_a_persons_waiting_order_without_moving_a_piece() -> None:
     store = MemoryStore()
-    app.init(store, ruleset="art-of-war", options={"houses": 4, "people": 2, "temper": "steady", "seed": "plum rain"})
+    app.init(
+        store,
+        ruleset="art-of-war",
+        options={"houses": 4, "people": "ana@kai.jp, ben@kai.jp", "temper": "steady", "seed": "plum rain"},
+    )
     paused = app.resolve(store, now=NOW)  # Lotus and Wolf (bots) move; Crane, a person, is to move
-    assert paused.headline == "Season 1 paused: waiting for Crane's order (played by person 1): it is Crane's turn."
+    assert paused.headline == "Season 1 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn."
     _order(store, 1, "Crane", "march", "P2: 0,-3 > 0,-2 > 0,-1; P3: 0,-5 x 0,-4")
     _order(store, 1, "Tiger", "raise", "")
     pieces = store.records("Pieces")
@@ -52,3 +56,41 @@ def test_check_previews_a_persons_waiting_order_without_moving_a_piece() -> None
         "P2 marches 0,-3 > 0,-2; P2 cannot enter 0,-1: plain costs 1 and it has 0 left; P3 cannot attack 0,-4: "
         "settlers never attack",
     )
+
+
+def test_check_names_every_row_it_cannot_read_and_why_in_seasons() -> None:
+    store = MemoryStore()
+    app.init(store, ruleset="art-of-war", options={"houses": 4, "people": "ana@kai.jp, ben@kai.jp",
+                                                   "temper": "steady", "seed": "plum rain"})  # fmt: skip
+    app.resolve(store, now=NOW)  # Lotus and Wolf move; Crane is to move in season 1, Tiger after it
+    header = store.tabs["Orders"][0]
+    for row in (
+        {"House": "Crane", "Order": "raise"},  # no Season
+        {"Season": 1, "House": "Dragon", "Order": "raise"},
+        {"Season": 1, "House": "Crane", "Order": "raise"},  # replaced by the next one
+        {"Season": 1, "House": "Crane", "Order": "charge"},
+        {"Season": 3, "House": "Tiger", "Order": "raise"},
+    ):
+        store.tabs["Orders"].append([{**row, "Status": "Pending"}.get(c) for c in header])
+    report = check(store, now=NOW)
+    first = len(store.tabs["Orders"]) - 4  # the sheet's row number of the first of them
+    no_season = "no season given: write the season of the order (1) in its Season column"
+    dragon = 'there is no house "Dragon" (the houses: Crane, Tiger, Lotus, Wolf): it is never played'
+    charge = 'unknown order "charge": the order is raise or march'
+    assert report.headline == (
+        f"Season 1: 0 form response(s) copied, 0 order(s) checked (1 will not count, 1 wait for a later season); "
+        f"3 row(s) cannot be read: Orders row {first}: {no_season}; Orders row {first + 1}: {dragon}; "
+        f"Orders row {first + 3}: {charge}"
+    )
+    assert [(r["Status"], r["Result"]) for r in store.records("Orders")[-5:]] == [
+        ("Pending", f"Check: cannot be read: {no_season}"),
+        ("Pending", f"Check: cannot be read: {dragon}"),
+        ("Pending", f"Check: will not count: a later order for season 1 (row {first + 3}) replaces it"),
+        ("Pending", f"Check: cannot be read: {charge}"),
+        ("Pending", "Check: waits: it is for season 3, and Tiger's next turn is in season 1"),
+    ]
+    assert report.summary["not read"] == [
+        f"Orders row {first}: {no_season}",
+        f"Orders row {first + 1}: {dragon}",
+        f"Orders row {first + 3}: {charge}",
+    ]

@@ -19,7 +19,7 @@ from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.stores.memory import MemoryStore
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-PLUM = {"houses": 4, "people": 1, "temper": "steady", "seed": "plum rain"}
+PLUM = {"houses": 4, "people": "ana@kai.jp", "temper": "steady", "seed": "plum rain"}
 
 
 def campaign(**options: Any) -> MemoryStore:
@@ -53,7 +53,7 @@ def test_the_same_seed_makes_the_same_board_words_or_numbers() -> None:
     assert campaign(seed="1560").tabs["Board"] != first.tabs["Board"]
     assert game(first)["first_house"] == "Lotus" and game(first)["to_move"] == "Lotus"
     assert [r["House"] for r in first.records("Houses")] == ["Crane", "Tiger", "Lotus", "Wolf"]
-    assert [r["Player"] for r in first.records("Houses")] == ["person 1", None, None, None]
+    assert [r["Player"] for r in first.records("Houses")] == ["ana@kai.jp", None, None, None]
     assert [r["Mandate"] for r in first.records("Houses")] == [15, 15, 15, 15]  # shown from the first season
     assert problems(first) == []
 
@@ -85,7 +85,13 @@ def test_a_bad_init_option_is_refused_with_exit_2_and_the_reason(tmp_path: Path)
     result = runner.invoke(cli, [*base, "--houses", "7"])
     assert (result.exit_code, result.output.strip()) == (2, "Error: --houses 7: from 2 to 6 houses contend")
     result = runner.invoke(cli, [*base, "--temper", "reckless"])
-    assert result.output.strip() == "Error: --temper reckless: a bot's temper is cautious, steady or ruthless"
+    assert result.output.strip() == "Error: --temper reckless: a bot's temper is cautious, steady, ruthless, hard"
+    result = runner.invoke(cli, [*base, "--temper", "random"])  # the tournament's baseline, no temper to play
+    assert result.output.strip() == "Error: --temper random: a bot's temper is cautious, steady, ruthless, hard"
+    result = runner.invoke(cli, [*base, "--people", "ana@kai.jp,,ben"])
+    assert result.output.strip() == (
+        "Error: --people 'ana@kai.jp,,ben': each person's email or name, separated by commas (one is empty)"
+    )
     result = runner.invoke(cli, [*base, "--houses", "3", "--people", "4"])
     assert result.output.strip() == "Error: --people 4: from 0 to 3 of the 3 houses may be played by people"
     result = runner.invoke(cli, [*base, "--demo"])
@@ -130,7 +136,18 @@ def _add_order(path: Path, *cells: Any) -> None:
 def test_resolve_plays_the_bots_up_to_the_persons_house_and_plays_on_after_its_order(tmp_path: Path) -> None:
     path = tmp_path / "aw.xlsx"
     runner = CliRunner()
-    init = ["init", str(path), "--ruleset", "art-of-war", "--houses", "4", "--people", "1", "--temper", "steady"]
+    init = [
+        "init",
+        str(path),
+        "--ruleset",
+        "art-of-war",
+        "--houses",
+        "4",
+        "--people",
+        "ana@kai.jp",
+        "--temper",
+        "steady",
+    ]
     assert runner.invoke(cli, [*init, "--seed", "plum rain"]).exit_code == 0
     assert runner.invoke(cli, ["validate", str(path)]).exit_code == 0
     first = runner.invoke(cli, ["resolve", str(path), "--json"])
@@ -138,7 +155,7 @@ def test_resolve_plays_the_bots_up_to_the_persons_house_and_plays_on_after_its_o
     report = json.loads(first.output)
     assert (report["status"], report["headline"], report["houses_played"]) == (
         "paused",
-        "Season 1 paused: waiting for Crane's order (played by person 1): it is Crane's turn.",
+        "Season 1 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn.",
         "Lotus, Wolf",
     )
     again = json.loads(runner.invoke(cli, ["resolve", str(path), "--json"]).output)
@@ -156,7 +173,7 @@ def test_resolve_plays_the_bots_up_to_the_persons_house_and_plays_on_after_its_o
         "P2: 0,-3 > 0,-2",
     )
     third = json.loads(runner.invoke(cli, ["resolve", str(path), "--json"]).output)
-    assert third["headline"] == "Season 2 paused: waiting for Crane's order (played by person 1): it is Crane's turn."
+    assert third["headline"] == "Season 2 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn."
     history = [r for r in book["History"].iter_rows(min_row=2, values_only=True) if r[3] == "Pieces"]
     assert ("P2", "Hex", "0,-3", "0,-2") in {(r[4], r[5], r[6], r[7]) for r in history}
 
@@ -222,7 +239,7 @@ def test_an_unreadable_order_is_rejected_and_the_house_may_order_again() -> None
     store.tabs["Orders"].append([{"Season": 1, "House": "Crane", "Order": "charge"}.get(c) for c in header])
     report = app.resolve(store, now=NOW)
     assert report.headline == (
-        "Season 1 paused: waiting for Crane's order (played by person 1): it is Crane's turn; its last order was "
+        "Season 1 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn; its last order was "
         'rejected: unknown order "charge": the order is raise or march.'
     )
     assert store.records("Orders")[-1]["Status"] == "Rejected"
@@ -236,7 +253,13 @@ def test_rollback_puts_the_board_back_as_the_season_began_and_the_replay_is_iden
     after_two = {t: [list(r) for r in store.tabs[t]] for t in ("Game", "Houses", "Board", "Pieces")}
     app.rollback(store, 2, now=NOW)
     trimmed = {t: [r for r in store.tabs[t] if any(c not in (None, "") for c in r)] for t in after_one}
-    assert trimmed == after_one
+
+    def as_text(tabs: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:
+        """The Game values as text: rollback puts back the seasons as History keeps them, as text (the next
+        run writes them as numbers again)."""
+        return {**tabs, "Game": [[str(c) if c is not None else c for c in r] for r in tabs["Game"]]}
+
+    assert as_text(trimmed) == as_text(after_one)
     app.resolve(store, now=NOW)
     assert {t: [list(r) for r in store.tabs[t]] for t in after_two} == after_two
 
@@ -285,7 +308,7 @@ def test_an_order_for_a_season_that_is_over_is_rejected_saying_so_when_the_house
     store.tabs["Orders"].append([{"Season": 1, "House": "Crane", "Order": "raise"}.get(c) for c in header])
     report = app.resolve(store, now=NOW)
     assert report.headline == (
-        "Season 2 paused: waiting for Crane's order (played by person 1): it is Crane's turn; its last order was "
+        "Season 2 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn; its last order was "
         "rejected: season 1 is over: this order was never played (send an order for season 2)."
     )
     late = [r for r in store.records("Orders") if (r["House"], r["Season"]) == ("Crane", 1)][-1]
@@ -304,7 +327,7 @@ def test_a_march_with_no_entry_that_can_be_read_is_rejected_and_the_house_may_or
     report = app.resolve(store, now=NOW)
     reason = 'cannot read "P2 0,-3 > 0,-2": write a piece\'s march as P7: 3,4 > 4,4 x 5,4'
     assert report.headline == (
-        f"Season 1 paused: waiting for Crane's order (played by person 1): it is Crane's turn; its last order was "
+        f"Season 1 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn; its last order was "
         f"rejected: {reason}."
     )
     assert store.records("Orders")[-1]["Status"] == "Rejected"
@@ -316,8 +339,9 @@ def test_a_bad_cell_of_a_house_or_a_terrain_is_one_error_not_one_for_every_cell_
     edit(store, "Houses", "Tiger", "Temper", "angry")
     edit(store, "Terrain", "plain", "Cost", 3)
     assert problems(store) == [
-        "Houses, row 3, column Temper: found 'angry'; expected one of: cautious, steady, ruthless",
         "Terrain, row 2, column Cost: found '3'; expected at most 2",
+        "Houses, row 3, column Temper: found 'angry'; a bot's temper (cautious, steady, ruthless, hard), or empty "
+        "for a house a person plays",
     ]
 
 
@@ -328,7 +352,58 @@ def test_an_order_with_no_season_is_rejected_asking_for_the_season() -> None:
     store.tabs["Orders"].append([{"House": "Crane", "Order": "raise"}.get(c) for c in header])
     report = app.resolve(store, now=NOW)
     assert report.headline == (
-        "Season 1 paused: waiting for Crane's order (played by person 1): it is Crane's turn; its last order was "
+        "Season 1 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn; its last order was "
         "rejected: no season given: write the season of the order (1) in its Season column."
     )
     assert store.records("Orders")[-1]["Status"] == "Rejected"
+
+
+def test_the_season_is_a_number_in_the_game_tab(tmp_path: Path) -> None:
+    path = tmp_path / "aw.xlsx"
+    app.init(str(path), ruleset="art-of-war", options={**PLUM, "people": 0, "seed": "numbers"})
+
+    def seasons() -> tuple[Any, Any]:
+        cells = {r[0]: r[1] for r in openpyxl.load_workbook(path)["Game"].iter_rows(min_row=2, values_only=True)}
+        return cells["season"], cells["last_resolved_season"]
+
+    assert seasons() == (1, 0)  # numbers, not the text "1"
+    app.resolve(str(path), now=NOW)  # bots only: the season closes
+    assert seasons() == (2, 1)
+    assert app.validate(str(path)) == []
+
+
+def test_people_given_by_count_have_no_temper_and_the_gm_types_who_plays(tmp_path: Path) -> None:
+    store = campaign(people=2)
+    houses = store.records("Houses")
+    assert [(h["Player"], h["Temper"]) for h in houses] == [(None, None), (None, None), (None, "steady"),
+                                                            (None, "steady")]  # fmt: skip
+    assert problems(store) == [
+        f"Houses, row {row}, column Player: found an empty cell; the email (as the Form collects it) or the name of "
+        f"the person who plays {name} (it has no Temper, so no bot plays it); or a Temper for a bot"
+        for row, name in ((2, "Crane"), (3, "Tiger"))
+    ]
+    paused = app.resolve(store, now=NOW)
+    assert paused.headline == (
+        "Season 1 paused: waiting for Crane's order (no Player is written for it in Houses yet): it is Crane's turn."
+    )
+    edit(store, "Houses", "Crane", "Player", "Ana")  # the GM types who plays it, as they call her
+    edit(store, "Houses", "Tiger", "Player", "ben@kai.jp")
+    assert problems(store) == []
+    assert app.resolve(store, now=NOW).headline == (
+        "Season 1 paused: waiting for Crane's order (played by Ana): it is Crane's turn."
+    )
+    named = campaign(people="Ana, ben@kai.jp")
+    assert [(h["Player"], h["Temper"]) for h in named.records("Houses")][:2] == [("Ana", None),
+                                                                                ("ben@kai.jp", None)]  # fmt: skip
+
+
+def test_check_and_a_dry_run_speak_of_seasons(tmp_path: Path) -> None:
+    path = tmp_path / "aw.xlsx"
+    app.init(str(path), ruleset="art-of-war", options={**PLUM, "seed": "seasons"})
+    runner = CliRunner()
+    dry = runner.invoke(cli, ["resolve", str(path), "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    assert "Season 1: " in dry.output and "cell(s) would change (dry run: nothing written)" in dry.output
+    assert "Turn" not in dry.output.split("dry run")[0]
+    checked = runner.invoke(cli, ["check", str(path)])
+    assert checked.output.strip() == "Season 1: 0 form response(s) copied, 0 order(s) checked; 0 cell(s) written."

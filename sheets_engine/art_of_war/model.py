@@ -22,11 +22,16 @@ class Kind(StrEnum):
 
 
 class Temper(StrEnum):
-    """A bot's temper (the sheet's words)."""
+    """A bot's temper (the sheet's words); `random` is the tournament's baseline, not a temper a house is given."""
 
     CAUTIOUS = "cautious"
     STEADY = "steady"
     RUTHLESS = "ruthless"
+    HARD = "hard"
+    RANDOM = "random"
+
+
+PLAYED_TEMPERS = (Temper.CAUTIOUS, Temper.STEADY, Temper.RUTHLESS, Temper.HARD)  # what init and the Houses tab take
 
 
 class OrderKind(StrEnum):
@@ -71,11 +76,11 @@ class Piece:
 
 @dataclass
 class House:
-    """A house in its seat: a person's (Player set) or a bot's."""
+    """A house in its seat: a person's (a Player, or no Temper) or a bot's (a Temper and no Player)."""
 
     name: str
-    player: str
-    temper: Temper
+    player: str  # the person's email or name, as the GM typed it
+    temper: Temper | None  # the bot's temper; None: a person plays the house
     capital: Hex | None
     raises: Kind  # the Capital raises switch
     fallen: bool = False
@@ -83,8 +88,8 @@ class House:
 
     @property
     def person(self) -> bool:
-        """True when a person plays this house (the bot plays it otherwise)."""
-        return bool(self.player)
+        """True when a person plays this house: it has a Player, or no Temper (the bot plays it otherwise)."""
+        return bool(self.player) or self.temper is None
 
 
 @dataclass

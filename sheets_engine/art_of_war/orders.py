@@ -129,6 +129,9 @@ def intake(draft: Draft, seasons: dict[str, int], players: dict[str, str], seaso
         }  # fmt: skip
         if house is None:
             row.update(Status=OrderStatus.REJECTED.value, Result=f'there is no house "{response["House"]}"')
+        elif not players[house]:
+            why = f"{house} has no Player yet: a GM writes its person's email in the Houses tab"
+            row.update(Status=OrderStatus.REJECTED.value, Result=why)
         elif players[house].casefold() != email.casefold():
             row.update(Status=OrderStatus.REJECTED.value, Result=f"not your house: {email} does not play {house}")
         draft.add_row("Orders", row, f"form response from {email}")

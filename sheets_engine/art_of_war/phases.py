@@ -104,7 +104,8 @@ def _headline(world: World, season: int, waiting: str, rejected: str) -> str:
     if waiting:
         house = world.houses[waiting]
         why = f"; its last order was rejected: {rejected}" if rejected else ""
-        return paused("season", season, f"{waiting}'s order (played by {house.player}): it is {waiting}'s turn{why}")
+        who = f"played by {house.player}" if house.player else "no Player is written for it in Houses yet"
+        return paused("season", season, f"{waiting}'s order ({who}): it is {waiting}'s turn{why}")
     if world.status is Status.OVER:
         return f"Season {season} resolved: the campaign is over, " + (
             f"{world.winner} wins" if world.winner else "with no winner (every house has fallen)"

@@ -8,7 +8,7 @@ from importlib.resources import files
 from typing import Any
 
 from sheets_engine.art_of_war import phases, preview, validate
-from sheets_engine.art_of_war.model import Ground, Kind, ground_row
+from sheets_engine.art_of_war.model import PLAYED_TEMPERS, Ground, Kind, ground_row
 from sheets_engine.art_of_war.schema import TABS
 from sheets_engine.art_of_war.setup import BadOption, check_options, new_world
 from sheets_engine.art_of_war.sheet import read_world, record_ledger, world_tabs
@@ -49,7 +49,7 @@ def setup(tabs: dict[str, list[list[Any]]], options: dict[str, Any], demo: bool)
         raise SetupError("--demo: The Art of War has no demo campaign; the board is made from --seed")
     chosen = {**DEFAULTS, **options}
     try:
-        temper = check_options(int(chosen["houses"]), int(chosen["people"]), str(chosen["temper"]))
+        temper, people = check_options(int(chosen["houses"]), chosen["people"], str(chosen["temper"]))
     except BadOption as error:
         raise SetupError(str(error)) from error
     seed = str(chosen.get("seed") or "").strip() or f"fresh {secrets.token_hex(4)}"
@@ -58,7 +58,7 @@ def setup(tabs: dict[str, list[list[Any]]], options: dict[str, Any], demo: bool)
             f"--seed: {len(seed):,} characters; a seed is at most {MAX_SEED:,} (it is kept in the Game tab to remake "
             "the board)"
         )
-    world = new_world(template_grounds(tabs), int(chosen["houses"]), int(chosen["people"]), temper, seed)
+    world = new_world(template_grounds(tabs), int(chosen["houses"]), people, temper, seed)
     return world_tabs(world, tabs, seed)
 
 
@@ -66,7 +66,7 @@ CHOICES: tuple[Choice, ...] = (
     Choice("Board", ("Terrain",), source=("Terrain", "Terrain")),
     Choice("Pieces", ("Kind",), words=tuple(k.value for k in Kind)),
     Choice("Houses", ("Capital Raises",), words=tuple(k.value for k in Kind)),
-    Choice("Houses", ("Temper",), words=("cautious", "steady", "ruthless")),
+    Choice("Houses", ("Temper",), words=tuple(t.value for t in PLAYED_TEMPERS)),
     Choice("Orders", ("Order",), words=("raise", "march")),
     Choice("Orders", ("Capital Raises",), words=tuple(k.value for k in Kind)),
 )

@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sheets_engine.art_of_war.model import Kind, Temper
+from sheets_engine.art_of_war.model import Kind
 from sheets_engine.core.cells import Count, Flag, Text, Timestamp, enum_of
 from sheets_engine.core.tables import TabSpec
 from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL
@@ -48,8 +48,8 @@ class GameRow(Row):
 
 class HouseRow(Row):
     house: Text = Field(alias="House")
-    player: Text = Field(alias="Player")  # a person's email (or name); empty: a bot plays the house
-    temper: enum_of(Temper, Temper.STEADY) = Field(alias="Temper")  # type: ignore[valid-type]
+    player: Text = Field(alias="Player")  # a person's email (or name); empty with a Temper: a bot plays the house
+    temper: Text = Field(alias="Temper")  # a bot's temper (validate checks the word); empty: a person's house
     capital: Text = Field(alias="Capital")
     capital_raises: enum_of(Kind, Kind.SETTLER) = Field(alias="Capital Raises")  # type: ignore[valid-type]
     fallen: Flag = Field(alias="Fallen")

@@ -11,7 +11,7 @@ import hashlib
 import random
 
 from sheets_engine.art_of_war.hexes import Hex, disc, distance, neighbours, ring
-from sheets_engine.art_of_war.model import Ground, House, Kind, Piece, Temper, World
+from sheets_engine.art_of_war.model import PLAYED_TEMPERS, Ground, House, Kind, Piece, Temper, World
 
 HOUSE_NAMES = ("Crane", "Tiger", "Lotus", "Wolf", "Heron", "Bear")  # in seat order around the board
 MIN_HOUSES, MAX_HOUSES = 2, 6
@@ -40,23 +40,41 @@ def board_radius(houses: int) -> int:
     return 4 if houses <= 3 else 5
 
 
-def check_options(houses: int, people: int, temper: str) -> Temper:
-    """The options as the rules need them, or BadOption saying which one is wrong."""
+def people_of(people: object) -> tuple[int, list[str]]:
+    """`--people`: a count ("2") or the people themselves, their emails or names comma-separated
+    ("ana@example.com, Ben"), in seat order. Returns (how many, their names as typed; [] for a count)."""
+    text = str(people if people is not None else 0).strip()
+    if text.isdigit():
+        return int(text), []
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise BadOption(f"--people {text!r}: each person's email or name, separated by commas (one is empty)")
+    return len(names), names
+
+
+def check_options(houses: int, people: object, temper: str) -> tuple[Temper, list[str] | int]:
+    """The options as the rules need them, or BadOption saying which one is wrong: the bots' temper, and the
+    people (their names, or how many when only a count is given)."""
     if not MIN_HOUSES <= houses <= MAX_HOUSES:
         raise BadOption(f"--houses {houses}: from {MIN_HOUSES} to {MAX_HOUSES} houses contend")
-    if not 0 <= people <= houses:
+    count, names = people_of(people)
+    if not 0 <= count <= houses:
         raise BadOption(f"--people {people}: from 0 to {houses} of the {houses} houses may be played by people")
-    words = {t.value: t for t in Temper}
+    words = {t.value: t for t in PLAYED_TEMPERS}
     chosen = words.get(str(temper).strip().casefold())
     if chosen is None:
-        raise BadOption(f"--temper {temper}: a bot's temper is cautious, steady or ruthless")
-    return chosen
+        raise BadOption(f"--temper {temper}: a bot's temper is {', '.join(words)}")
+    return chosen, names or count
 
 
-def new_world(grounds: dict[str, Ground], houses: int, people: int, temper: Temper, seed: str) -> World:
+def new_world(grounds: dict[str, Ground], houses: int, people: int | list[str], temper: Temper, seed: str) -> World:
     """The board the seed makes: terrain, one capital per house on a ring around the centre (equally spaced,
     so every capital is as far from the centre and from its neighbours), the home ground of each capital,
-    three starting pieces per house, and the house that opens the campaign, drawn last."""
+    three starting pieces per house, and the house that opens the campaign, drawn last.
+
+    `people`: the people playing the first seats (their emails or names), or how many they are: their
+    houses have no Temper, and a Player only when named (the GM types it in the Houses tab otherwise)."""
+    players = people if isinstance(people, list) else [""] * people
     rng = random.Random(seed_number(seed))
     radius = board_radius(houses)
     names, weights = zip(*TERRAIN_WEIGHTS, strict=True)
@@ -73,8 +91,8 @@ def new_world(grounds: dict[str, Ground], houses: int, people: int, temper: Temp
     seats: dict[str, House] = {}
     pieces: dict[str, Piece] = {}
     for seat, (name, capital) in enumerate(zip(HOUSE_NAMES, capitals, strict=False)):
-        player = f"person {seat + 1}" if seat < people else ""
-        seats[name] = House(name, player, temper, capital, Kind.SETTLER)
+        person = seat < len(players)
+        seats[name] = House(name, players[seat] if person else "", None if person else temper, capital, Kind.SETTLER)
         guard = min(neighbours(capital), key=lambda h: distance(h, (0, 0)))
         field = next(h for h in neighbours(capital) if terrain[h] == "plain" and h != guard)
         for kind, where in ((Kind.SETTLER, capital), (Kind.SOLDIER, guard), (Kind.SETTLER, field)):

@@ -11,7 +11,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheets_engine.art_of_war.hexes import Hex, hex_text, parse_hex
-from sheets_engine.art_of_war.model import Event, Ground, House, Kind, Piece, Status, Temper, World, ground_row
+from sheets_engine.art_of_war.model import (
+    PLAYED_TEMPERS,
+    Event,
+    Ground,
+    House,
+    Kind,
+    Piece,
+    Status,
+    Temper,
+    World,
+    ground_row,
+)
 from sheets_engine.art_of_war.rules import mandate
 from sheets_engine.core.tables import Draft, GameState
 
@@ -39,6 +50,12 @@ def whole(value: Any, default: int) -> int:
         return default
 
 
+def temper_of(cell: Any) -> Temper | None:
+    """A Houses Temper cell: a bot's temper, or None (empty: a person plays the house)."""
+    word = str(cell).strip().casefold()
+    return Temper(word) if word in {t.value for t in PLAYED_TEMPERS} else None
+
+
 def read_world(state: GameState) -> tuple[World, Keys]:
     """The world of a validated campaign."""
     grounds = grounds_of(state)
@@ -57,7 +74,7 @@ def read_world(state: GameState) -> tuple[World, Keys]:
     houses: dict[str, House] = {}
     for name, row in state.frame("Houses").iterrows():
         houses[str(name)] = House(
-            str(name), str(row["Player"]), Temper(row["Temper"]), parse_hex(row["Capital"]),
+            str(name), str(row["Player"]), temper_of(row["Temper"]), parse_hex(row["Capital"]),
             Kind(row["Capital Raises"]), bool(row["Fallen"]), int(row["Capitals Taken"]),
         )  # fmt: skip
     pieces: dict[str, Piece] = {}
@@ -80,12 +97,13 @@ def world_tabs(world: World, tabs: dict[str, list[list[Any]]], seed: str) -> dic
         "first_house": world.first, "max_seasons": world.max_seasons, "status": world.status.value, "winner": "",
     }  # fmt: skip
     for row in laid["Game"][1:]:
-        if row[0] in values:
-            row[1] = str(values[row[0]]) if values[row[0]] != "" else None
+        if row[0] in values:  # numbers stay numbers: the season is a number in the sheet, not text
+            row[1] = values[row[0]] if values[row[0]] != "" else None
     houses = []
     for h in world.houses.values():
         score = mandate(world, h.name)  # shown from the first season
-        houses.append([h.name, h.player or None, h.temper.value, hex_text(h.capital), h.raises.value, False, score, 0])
+        temper = h.temper.value if h.temper is not None and not h.person else None
+        houses.append([h.name, h.player or None, temper, hex_text(h.capital), h.raises.value, False, score, 0])
     laid["Houses"][1:] = houses
     laid["Board"][1:] = [[hex_text(h), t, world.capital_of.get(h)] for h, t in world.terrain.items()]
     laid["Pieces"][1:] = [[p.id, p.house, p.kind.value, hex_text(p.hex)] for p in world.pieces.values()]
@@ -126,12 +144,13 @@ def record(draft: Draft, keys: Keys, before: World, after: World, events: list[E
 
 
 def record_ledger(draft: Draft, world: World, cause: str) -> None:
-    """The Game keys of where the campaign stands, and every house's mandate."""
-    draft.set("Game", "season", "Value", str(world.season), cause)
+    """The Game keys of where the campaign stands (the seasons as numbers), and every house's mandate."""
+    last = world.season if world.status is Status.OVER else world.season - 1
+    for key, number in (("season", world.season), ("last_resolved_season", last)):
+        if str(draft.get("Game", key, "Value")) != str(number):  # a number already there is left as it is
+            draft.set("Game", key, "Value", number, cause)
     draft.set("Game", "to_move", "Value", world.to_move, cause)
     draft.set("Game", "status", "Value", world.status.value, cause)
     draft.set("Game", "winner", "Value", world.winner, cause)
-    last = world.season if world.status is Status.OVER else world.season - 1
-    draft.set("Game", "last_resolved_season", "Value", str(last), cause)
     for house in world.houses:
         draft.set("Houses", house, "Mandate", mandate(world, house), "mandate")

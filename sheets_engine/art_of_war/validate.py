@@ -10,7 +10,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from sheets_engine.art_of_war.hexes import Hex, hex_text, parse_hex
-from sheets_engine.art_of_war.model import Status
+from sheets_engine.art_of_war.model import PLAYED_TEMPERS, Status
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.tables import GameState
 
@@ -142,8 +142,18 @@ def _board(state: GameState, names: list[str], problems: list[Problem]) -> dict[
 def _houses(state: GameState, board: dict[Hex, Hashable], fallen: set[str]) -> list[Problem]:
     problems = []
     frame = state.frame("Board")
+    tempers = ", ".join(t.value for t in PLAYED_TEMPERS)
     for name, row in state.frame("Houses").iterrows():
         number = _row(state, "Houses", name)
+        word = str(row["Temper"]).strip()
+        if word and word.casefold() not in {t.value for t in PLAYED_TEMPERS}:
+            problems.append(Problem("Houses", number, "Temper", word,
+                                    f"a bot's temper ({tempers}), or empty for a house a person plays"))  # fmt: skip
+        elif not word and not str(row["Player"]).strip() and name not in fallen:
+            problems.append(Problem("Houses", number, "Player", "",
+                                    f"the email (as the Form collects it) or the name of the person who plays {name} "
+                                    "(it has no Temper, so no bot plays it); or a Temper for a bot",
+                                    Severity.WARNING))  # fmt: skip
         where = parse_hex(row["Capital"])
         if where is None:
             if row["Capital"] or name not in fallen:
