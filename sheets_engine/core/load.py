@@ -13,7 +13,7 @@ from pydantic.fields import FieldInfo
 
 from sheets_engine.core.cells import FAST_TWINS, is_blank, name_text
 from sheets_engine.core.problems import Problem, Severity
-from sheets_engine.core.store import RawTab
+from sheets_engine.core.store import RawTab, every_title
 from sheets_engine.core.tables import GameState, Layout, TabSpec, empty_frame, frame_from_models
 
 
@@ -42,6 +42,10 @@ def _listing(names: Iterable[Any], limit: int = 12) -> str:
 def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[GameState, list[Problem]]:
     """Type every tab by its row model. Returns the state and every problem found."""
     by_title = {norm(title): tab for title, tab in raw.items()}
+    specs = list(specs)
+    titles = every_title(raw)
+    # a missing tab's nearest is one no tab of the engine's took (a GM's own, or a misspelling): listed first
+    unclaimed = [title for title in titles if norm(title) not in {norm(spec.name) for spec in specs}]
     problems: list[Problem] = []
     tables, rows, layouts, spec_map, blanks = {}, {}, {}, {}, {}
     for spec in specs:
@@ -55,8 +59,8 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
                     "",
                     "",
                     "a tab with this name (sheets-engine init lays out every tab); tabs found: "
-                    + _listing(raw)
-                    + nearest(spec.name, raw),
+                    + _listing([*unclaimed, *(title for title in titles if title not in unclaimed)])
+                    + nearest(spec.name, unclaimed),
                 )
             )
             tables[spec.name], rows[spec.name] = empty_frame(spec), {}
