@@ -45,8 +45,8 @@ def test_last_resolved_at_in_a_locales_format_is_a_validation_error() -> None:
     row = game_row(s, "last_resolved_at")
     assert errors(s) == [
         ("Game", row, "Value", "01/12/2026 08:00",
-         "a UTC time written as YYYY-MM-DD HH:MM:SS, as the engine writes it (or an empty cell: the next resolve "
-         "is then due at once)"),
+         "last_resolved_at: a UTC time written as YYYY-MM-DD HH:MM:SS, as the engine writes it (or an empty cell: "
+         "the next resolve is then due at once)"),
     ]  # fmt: skip
     with pytest.raises(InvalidCampaign):
         app.resolve(s, now=NOW)
@@ -70,7 +70,7 @@ def test_game_values_that_would_stop_resolve_are_bounded_in_validation(key: str,
     """No OverflowError even with --force: resolve refuses with the cell named, and pydantic's own
     words ("Input should be greater than or equal to 1") are said in the project's."""
     s = campaign({key: value}, demo=True)
-    assert errors(s) == [("Game", game_row(s, key), "Value", value, expected)]
+    assert errors(s) == [("Game", game_row(s, key), "Value", value, f"{key}: {expected}")]  # by its key, not only row
     with pytest.raises(InvalidCampaign):
         app.resolve(s, now=NOW, force=True)
 

@@ -290,8 +290,8 @@ def game_key_problems(error: Any, state: GameState, defaults: Mapping[str, str],
                 f"a workbook from `{init_command}` has every key)"
             )
             found.append(Problem("Game", None, "Key", key, expected))
-        elif key in rows:
-            found.append(Problem("Game", rows[key], "Value", values.get(key), expected_words(detail)))
+        elif key in rows:  # named by its key too: "row 22" alone sends a GM counting rows
+            found.append(Problem("Game", rows[key], "Value", values.get(key), f"{key}: {expected_words(detail)}"))
         else:
             found.append(Problem("Game", None, "Value", "", expected_words(detail)))
     return found
