@@ -45,7 +45,8 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
     specs = list(specs)
     titles = every_title(raw)
     # a missing tab's nearest is one no tab of the engine's took (a GM's own, or a misspelling): listed first
-    unclaimed = [title for title in titles if norm(title) not in {norm(spec.name) for spec in specs}]
+    claimed = {norm(spec.name) for spec in specs}
+    unclaimed = [title for title in titles if norm(title) not in claimed]
     problems: list[Problem] = []
     tables, rows, layouts, spec_map, blanks = {}, {}, {}, {}, {}
     for spec in specs:

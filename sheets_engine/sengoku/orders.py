@@ -151,7 +151,12 @@ def _sent_by(submitted: str, zone: tzinfo, cutoff: datetime) -> bool:
 
 
 def intake(turn: Turn) -> None:
-    """Copy new responses, reject what nobody may order, mark superseded orders."""
+    """Copy new responses, reject what nobody may order, mark superseded orders.
+
+    Rows a GM typed in are taken as the copied ones are: in the order of their Submitted times (read
+    as times; an empty one is the latest), and a row for a later turn waits, its Result saying so.
+    A Pending row with no Turn or a turn resolved already never gets here: `validate` stops the run.
+    """
     turn.summary["form responses copied"] = copy_responses(turn)
     draft = turn.draft
     characters = draft.frame("Characters")

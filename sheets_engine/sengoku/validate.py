@@ -51,22 +51,22 @@ def _typed_orders(state: GameState, settings: GameSettings | None) -> list[Probl
     c = _Checker(state, "Orders")
     orders = state.frame("Orders")
     no_turn = state.blanks.get("Orders", {}).get("Turn", frozenset())
-    now = settings.turn
+    due = settings.turn  # the turn the next resolution resolves
     for key, row in zip(orders.index, plain_records(orders, ("Turn", "Submitted", "Status")), strict=True):
         if row["Status"] != OrderStatus.PENDING.value:
             continue  # settled: history
         number = row["Turn"]
         if key in no_turn or number == 0:
             c.add(key, "Turn", "" if key in no_turn else number,
-                  f"the turn this order is for (the next to resolve is {now}): a Pending order with no turn "
+                  f"the turn this order is for (the next to resolve is {due}): a Pending order with no turn "
                   "is never read")  # fmt: skip
-        elif number < now:
+        elif number < due:
             c.add(key, "Turn", number,
-                  f"turn {now} or later: turn {number} is resolved already, so this Pending order would never be "
-                  f"read (type {now} for the next turn, or clear the row)")  # fmt: skip
-        elif number > now:
+                  f"turn {due} or later: turn {number} is resolved already, so this Pending order would never be "
+                  f"read (type {due} for the next turn, or clear the row)")  # fmt: skip
+        elif number > due:
             c.add(key, "Turn", number,
-                  f"an order for a later turn: the next to resolve is {now}; this one waits until turn {number} "
+                  f"an order for a later turn: the next to resolve is {due}; this one waits until turn {number} "
                   "is resolved", warning=True)  # fmt: skip
         elif not row["Submitted"]:
             c.add(key, "Submitted", "",
