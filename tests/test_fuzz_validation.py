@@ -290,7 +290,7 @@ def _column(spec: TabSpec, name: str) -> Column:
         func = getattr(meta, "func", None)
         validator = getattr(func, "__name__", validator) if func is not None else validator
     kind = {"_whole": "whole", "_optional_whole": "optional", "_text": "text", "timestamp_text": "timestamp",
-            "_flag": "flag", "_fraction": "fraction", "parse": "enum"}[validator]  # fmt: skip
+            "_flag": "flag", "_secret": "secret", "_fraction": "fraction", "parse": "enum"}[validator]  # fmt: skip
     if kind == "optional":
         low, high = 0, MAX_COUNT
     words: tuple[str, ...] = ()
@@ -359,12 +359,15 @@ def readable(column: Column, value: Any) -> bool:
             return column.low <= 0 <= column.high or column.kind == "optional"
         number = whole(value)
         return number is not None and column.low <= number <= column.high
-    if column.kind == "flag":
+    if column.kind in ("flag", "secret"):
         if blank(value) or isinstance(value, bool):
             return True
         if isinstance(value, (int, float)) and not isinstance(value, MOMENTS):
             return value in (0, 1)
-        return isinstance(value, str) and value.strip().casefold() in ("true", "yes", "y", "1", "false", "no", "n", "0")
+        words = ["true", "yes", "y", "1", "false", "no", "n", "0"]
+        if column.kind == "secret":  # an Orders row's Secret also takes the form's answers (docs/form.md)
+            words += ["keep it secret", "make it public", "secret", "public"]
+        return isinstance(value, str) and " ".join(value.split()).casefold() in words
     if column.kind == "fraction":
         if blank(value):
             return True
@@ -479,8 +482,10 @@ def values_for(column: Column, rows: list[list[Any]]) -> st.SearchStrategy[Any]:
         kinds.append(
             st.one_of(words, words.map(str.upper), words.map(lambda w: f" {w.lower()} "), words.map(lambda w: w + "s"))
         )
-    if column.kind == "flag":
+    if column.kind in ("flag", "secret"):
         kinds.append(st.sampled_from([True, False, "TRUE", "false", "Yes", "N", 1, 0, 1.0, 2, "2", "maybe"]))
+    if column.kind == "secret":
+        kinds.append(st.sampled_from(["Keep it secret", " make  it PUBLIC ", "Secret", "public", "Keep it"]))
     if column.kind == "fraction":
         kinds.append(st.sampled_from([0.6, "60%", "60 %", "0.1", 1, 0, "100%", "101%", -0.1, "60%%", ".5"]))
     if column.key:

@@ -7,8 +7,10 @@ little differently, and form responses the next resolution would reject.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 
 from sheets_engine import app
@@ -43,8 +45,8 @@ def test_last_resolved_at_in_a_locales_format_is_a_validation_error() -> None:
     row = game_row(s, "last_resolved_at")
     assert errors(s) == [
         ("Game", row, "Value", "01/12/2026 08:00",
-         "a UTC time written as YYYY-MM-DD HH:MM:SS, as the engine writes it (or an empty cell: the next resolve "
-         "is then due at once)"),
+         "last_resolved_at: a UTC time written as YYYY-MM-DD HH:MM:SS, as the engine writes it (or an empty cell: "
+         "the next resolve is then due at once)"),
     ]  # fmt: skip
     with pytest.raises(InvalidCampaign):
         app.resolve(s, now=NOW)
@@ -68,7 +70,7 @@ def test_game_values_that_would_stop_resolve_are_bounded_in_validation(key: str,
     """No OverflowError even with --force: resolve refuses with the cell named, and pydantic's own
     words ("Input should be greater than or equal to 1") are said in the project's."""
     s = campaign({key: value}, demo=True)
-    assert errors(s) == [("Game", game_row(s, key), "Value", value, expected)]
+    assert errors(s) == [("Game", game_row(s, key), "Value", value, f"{key}: {expected}")]  # by its key, not only row
     with pytest.raises(InvalidCampaign):
         app.resolve(s, now=NOW, force=True)
 
@@ -142,10 +144,45 @@ def test_a_missing_tab_names_the_tabs_found_and_the_nearest_match() -> None:
     s.tabs = {("Provinses" if t == "Provinces" else t): rows for t, rows in s.tabs.items()}
     [problem] = [p for p in app.validate(s) if p.tab == "Provinces"]
     assert problem.expected.startswith(
-        "a tab with this name (sheets-engine init lays out every tab); tabs found: 'Game', 'Clans', 'Alliances', "
-        "'Provinses', "
+        "a tab with this name (sheets-engine init lays out every tab); tabs found: 'Provinses', 'Game', 'Clans', "
     )
     assert problem.expected.endswith(" more; the closest is 'Provinses'")
+
+
+@pytest.mark.parametrize(("tab", "typed"), [("Armies", "Armys"), ("Orders", "Order")])
+def test_a_renamed_tab_of_a_workbook_is_named_as_the_nearest(tmp_path: Path, tab: str, typed: str) -> None:
+    """A workbook's tabs the engine does not read are still among those offered (issue 24)."""
+    path = tmp_path / "camp.xlsx"
+    app.init(str(path), demo=True)
+    book = openpyxl.load_workbook(path)
+    book[tab].title = typed
+    book.create_sheet("GM notes")  # a tab of the GM's own, never read
+    book.save(path)
+    [problem] = [p for p in app.validate(str(path)) if p.severity is Severity.ERROR]
+    assert (problem.tab, problem.row, problem.column) == (tab, None, "")
+    assert problem.expected.endswith(f" more; the closest is '{typed}'")
+    assert f"'{typed}'" in problem.expected.split("; the closest")[0]  # among the tabs found, though never read
+
+
+def test_a_missing_tab_with_no_tab_like_it_suggests_none(tmp_path: Path) -> None:
+    """The tabs the engine has are not offered for another: 'Game' is no misspelling of 'Armies'."""
+    path = tmp_path / "camp.xlsx"
+    app.init(str(path), demo=True)
+    book = openpyxl.load_workbook(path)
+    del book["Armies"]
+    book.save(path)
+    [problem] = [p for p in app.validate(str(path)) if p.severity is Severity.ERROR]
+    assert problem.tab == "Armies"
+    assert "closest" not in problem.expected
+
+
+def test_a_tab_title_in_other_case_and_spaces_is_the_tab(tmp_path: Path) -> None:
+    path = tmp_path / "camp.xlsx"
+    app.init(str(path), demo=True)
+    book = openpyxl.load_workbook(path)
+    book["Armies"].title = "  ARMIES "
+    book.save(path)
+    assert [p for p in app.validate(str(path)) if p.severity is Severity.ERROR] == []
 
 
 def test_a_negative_count_is_said_in_the_projects_words() -> None:

@@ -1,6 +1,6 @@
 """The stand-in answers like Google: replayed against real traffic recorded by gspread's maintainers.
 
-Each cassette in shared/reference/gspread-cassettes was recorded against the live Sheets API. Its
+Each cassette in tests/data/gspread-cassettes was recorded against the live Sheets API. Its
 first episode is replayed, request by request, against `FakeSheets`; every reply must have the
 recorded status code and the same JSON: the same keys at every level, and the same values
 (ranges, titles, sheet ids, grid sizes, cell values, error messages), apart from the few listed in
@@ -11,7 +11,6 @@ stand-in instead, and an addSheet gets the sheet id Google chose, so later reque
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,10 +19,7 @@ import pytest
 
 from tests.standin.fake_sheets import FakeSheets
 
-RECORDINGS = Path(
-    os.environ.get("GSPREAD_CASSETTES")
-    or Path(__file__).resolve().parents[2] / "shared" / "reference" / "gspread-cassettes"
-)
+RECORDINGS = Path(__file__).resolve().parent / "data" / "gspread-cassettes"  # gspread's own, copied (README there)
 # Every Sheets request of these cassettes' first episode is one the store (or this test) makes.
 CASSETTES = [
     "ClientTest.test_open_by_key_has_metadata",
@@ -118,7 +114,6 @@ def _with_google_sheet_ids(body: str, reply: dict[str, Any]) -> str:
     return json.dumps(payload)
 
 
-@pytest.mark.skipif(not RECORDINGS.is_dir(), reason=f"gspread's recordings are not at {RECORDINGS}")
 @pytest.mark.parametrize("name", CASSETTES)
 def test_the_stand_in_answers_as_google_did(name: str) -> None:
     compared, found = replay_first_episode(name)
@@ -126,7 +121,6 @@ def test_the_stand_in_answers_as_google_did(name: str) -> None:
     assert found == []
 
 
-@pytest.mark.skipif(not RECORDINGS.is_dir(), reason=f"gspread's recordings are not at {RECORDINGS}")
 def test_the_recordings_cover_every_endpoint_and_error_the_store_meets() -> None:
     """Metadata, batch-get, batchUpdate (addSheet, updateSheetProperties, setDataValidation), 403, 404, 400."""
     statuses, endpoints = set(), set()

@@ -13,7 +13,7 @@ from pydantic.fields import FieldInfo
 
 from sheets_engine.core.cells import FAST_TWINS, is_blank, name_text
 from sheets_engine.core.problems import Problem, Severity
-from sheets_engine.core.store import RawTab
+from sheets_engine.core.store import RawTab, every_title
 from sheets_engine.core.tables import GameState, Layout, TabSpec, empty_frame, frame_from_models
 
 
@@ -42,6 +42,11 @@ def _listing(names: Iterable[Any], limit: int = 12) -> str:
 def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[GameState, list[Problem]]:
     """Type every tab by its row model. Returns the state and every problem found."""
     by_title = {norm(title): tab for title, tab in raw.items()}
+    specs = list(specs)
+    titles = every_title(raw)
+    # a missing tab's nearest is one no tab of the engine's took (a GM's own, or a misspelling): listed first
+    claimed = {norm(spec.name) for spec in specs}
+    unclaimed = [title for title in titles if norm(title) not in claimed]
     problems: list[Problem] = []
     tables, rows, layouts, spec_map, blanks = {}, {}, {}, {}, {}
     for spec in specs:
@@ -55,8 +60,8 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
                     "",
                     "",
                     "a tab with this name (sheets-engine init lays out every tab); tabs found: "
-                    + _listing(raw)
-                    + nearest(spec.name, raw),
+                    + _listing([*unclaimed, *(title for title in titles if title not in unclaimed)])
+                    + nearest(spec.name, unclaimed),
                 )
             )
             tables[spec.name], rows[spec.name] = empty_frame(spec), {}
@@ -286,8 +291,8 @@ def game_key_problems(error: Any, state: GameState, defaults: Mapping[str, str],
                 f"a workbook from `{init_command}` has every key)"
             )
             found.append(Problem("Game", None, "Key", key, expected))
-        elif key in rows:
-            found.append(Problem("Game", rows[key], "Value", values.get(key), expected_words(detail)))
+        elif key in rows:  # named by its key too: "row 22" alone sends a GM counting rows
+            found.append(Problem("Game", rows[key], "Value", values.get(key), f"{key}: {expected_words(detail)}"))
         else:
             found.append(Problem("Game", None, "Value", "", expected_words(detail)))
     return found

@@ -4,7 +4,7 @@ rulesets never import a store."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -20,6 +20,24 @@ class RawTab:
     # (sheet row, 1-based column) -> what the store knows that a value does not say (workbooks only):
     errors: dict[tuple[int, int], str] = field(default_factory=dict)  # an error cell: "#DIV/0!"
     formulas: dict[tuple[int, int], Formula] = field(default_factory=dict)  # a cell holding a formula
+
+
+class TabsRead(dict[str, RawTab]):
+    """The tabs a read gave, by title, and the title of every tab the spreadsheet has, read or not.
+
+    A read with `only` leaves a GM's own tabs unread; their titles still come (a workbook lists its
+    sheets' names for nothing), so that a tab the engine misses is answered with the nearest one
+    the spreadsheet has: a GM's `Armys` is the Armies tab misspelled.
+    """
+
+    def __init__(self, tabs: Mapping[str, RawTab], titles: Iterable[str] | None = None) -> None:
+        super().__init__(tabs)
+        self.titles: tuple[str, ...] = tuple(tabs if titles is None else titles)
+
+
+def every_title(tabs: Mapping[str, RawTab]) -> tuple[str, ...]:
+    """The title of every tab of the spreadsheet `tabs` was read from (those read, when the store does not say)."""
+    return tabs.titles if isinstance(tabs, TabsRead) else tuple(tabs)
 
 
 @dataclass(frozen=True)

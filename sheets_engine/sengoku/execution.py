@@ -48,8 +48,7 @@ def executions(turn: Turn) -> None:
         if kept is not order:
             turn.book.supersede(
                 order.key,
-                f"only one execution attempt per Daimyo per turn: replaced by the later execute order "
-                f"submitted {kept.submitted}",
+                f"only one execution attempt per Daimyo per turn: replaced by the later execute order {kept.given}",
                 order.cause,
             )
     for order in orders:

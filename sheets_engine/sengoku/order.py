@@ -23,6 +23,11 @@ class Order:
     submitted: str
 
     @property
+    def given(self) -> str:
+        """When it was given, in a Result's words ("submitted 2026-11-28 21:10:00")."""
+        return f"submitted {self.submitted}" if self.submitted else "typed in with no Submitted time (the latest)"
+
+    @property
     def cause(self) -> str:
         """How History names the order."""
         return f"{self.type.value} by {self.character}"

@@ -21,7 +21,7 @@ from sheets_engine.core.deadlines import local_time
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.tables import Draft, GameState, plain_records
 from sheets_engine.sengoku.order import Refusal, Refused
-from sheets_engine.sengoku.schema import CharacterStatus, OrderStatus, OrderType
+from sheets_engine.sengoku.schema import SECRET_CHOICES, SECRET_WORDS, CharacterStatus, OrderStatus, OrderType
 from sheets_engine.sengoku.turn import Order, Turn
 
 
@@ -49,10 +49,6 @@ def _identity(*values: object) -> tuple[str, ...]:
     return tuple(" ".join(str(v if v is not None else "").split()).casefold() for v in values)
 
 
-SECRET_CHOICES = {"keep it secret": True, "make it public": False}
-"""The order form's answers to its Secret question (the form offers these two; empty is public)."""
-_SECRET_WORDS = {"true": True, "yes": True, "y": True, "1": True, "secret": True,
-                 "false": False, "no": False, "n": False, "0": False, "public": False, "": False}  # fmt: skip
 MAX_TEXT = 30_000
 """The longest answer a player may give (Excel holds 32,767 characters in a cell, Google 50,000;
 the rest is room for the engine's own words around it, in a Result or a Notification)."""
@@ -62,10 +58,7 @@ _PLAYER_FIELDS = (("Email Address", "Email"), ("Character", "Character"), ("Orde
 
 def secret_answer(value: str) -> bool | None:
     """The form's Secret answer as TRUE/FALSE; None for an answer that is not one of the choices."""
-    text = " ".join(str(value).split()).casefold()
-    if text in SECRET_CHOICES:
-        return SECRET_CHOICES[text]
-    return _SECRET_WORDS.get(text)
+    return SECRET_WORDS.get(" ".join(str(value).split()).casefold())
 
 
 def response_refusal(response: dict[str, object]) -> tuple[str, str]:
@@ -158,19 +151,26 @@ def _sent_by(submitted: str, zone: tzinfo, cutoff: datetime) -> bool:
 
 
 def intake(turn: Turn) -> None:
-    """Copy new responses, reject what nobody may order, mark superseded orders."""
+    """Copy new responses, reject what nobody may order, mark superseded orders.
+
+    Rows a GM typed in are taken as the copied ones are: in the order of their Submitted times (read
+    as times; an empty one is the latest), and a row for a later turn waits, its Result saying so.
+    A Pending row with no Turn or a turn resolved already never gets here: `validate` stops the run.
+    """
     turn.summary["form responses copied"] = copy_responses(turn)
     draft = turn.draft
     characters = draft.frame("Characters")
     missions = draft.frame("Missions")
     frame = draft.frame("Orders")
-    mine = frame[(frame["Turn"] == turn.number) & (frame["Status"] == OrderStatus.PENDING.value)]
+    pending = frame["Status"] == OrderStatus.PENDING.value
+    _waiting(turn, frame[pending & (frame["Turn"] > turn.number)])
+    mine = frame[pending & (frame["Turn"] == turn.number)]
     valid: list[tuple[Order, bool]] = []
-    pending = mine.sort_values("Submitted", kind="stable")
     # each row as a dict of plain values built column by column (iterrows boxes a Series per row)
-    names = list(pending.columns)
-    rows = (dict(zip(names, values, strict=True)) for values in zip(*(pending[n].tolist() for n in names), strict=True))
-    for key, row in zip(pending.index.tolist(), rows, strict=True):
+    names = list(mine.columns)
+    rows = [dict(zip(names, values, strict=True)) for values in zip(*(mine[n].tolist() for n in names), strict=True)]
+    taken = sorted(zip(mine.index.tolist(), rows, strict=True), key=lambda kr: _when(kr[1]["Submitted"]))  # stable
+    for key, row in taken:
         name = find(characters.index, row["Character"]) or ""
         order_type = _order_type(row["Order"])
         answer = turn.refused.get(key, "") or _too_long(row)
@@ -192,7 +192,7 @@ def intake(turn: Turn) -> None:
         if free:
             turn.orders.append(order)
             continue
-        rank = (by_daimyo, order.submitted, position)
+        rank = (by_daimyo, _when(order.submitted), position)
         held = latest.get(order.character)
         if held is None or rank > held[0]:
             if held is not None:
@@ -201,7 +201,20 @@ def intake(turn: Turn) -> None:
         else:
             _supersede(turn, order, held[1], held[0][0] and not by_daimyo)
     turn.orders.extend(o for _, o in latest.values())
-    turn.orders.sort(key=lambda o: (o.submitted, o.key))  # keys are sheet row numbers: 9 before 10
+    turn.orders.sort(key=lambda o: (_when(o.submitted), o.key))  # keys are sheet row numbers: 9 before 10
+
+
+def _when(submitted: str) -> tuple[bool, str]:
+    """An order's place in time: its Submitted (read as a time, so text sorts as time); an order a GM
+    typed in with no Submitted counts as the latest of its turn (docs/spreadsheet.md, Orders)."""
+    return (not submitted, submitted)
+
+
+def _waiting(turn: Turn, later: pd.DataFrame) -> None:
+    """An Orders row for a later turn is left Pending, its Result saying so: no row is left unanswered."""
+    for key, number in zip(later.index.tolist(), later["Turn"].tolist(), strict=True):
+        turn.draft.set("Orders", key, "Result", f"for turn {number}: it is read when turn {number} is resolved",
+                       "an order for a later turn")  # fmt: skip
 
 
 def unknown_order(text: str) -> str:
@@ -287,7 +300,7 @@ def _supersede(turn: Turn, old: Order, new: Order, daimyo: bool) -> None:
     """`daimyo`: the new order won because the clan's Daimyo gave it, not because it came later."""
     cause = f"{old.type.value} by {old.character}"
     by = "the Daimyo's order" if daimyo else "the later order"
-    turn.book.supersede(old.key, f"replaced by {by} {new.type.value} submitted {new.submitted}", cause)
+    turn.book.supersede(old.key, f"replaced by {by} {new.type.value} {new.given}", cause)
 
 
 def left_pending(turn: Turn) -> None:

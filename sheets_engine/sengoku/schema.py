@@ -111,6 +111,29 @@ def _coordinate(value: Any) -> float | None:
 
 MapCoordinate = Annotated[float | None, BeforeValidator(_coordinate)]
 
+SECRET_CHOICES = {"keep it secret": True, "make it public": False}
+"""The order form's answers to its Secret question (the form offers these two; empty is public)."""
+SECRET_WORDS = {**SECRET_CHOICES, "true": True, "yes": True, "y": True, "1": True, "secret": True,
+                "false": False, "no": False, "n": False, "0": False, "public": False, "": False}  # fmt: skip
+"""Every Secret answer the engine reads (docs/form.md): the form's two, and short words for a GM typing."""
+
+
+def _secret(value: Any) -> Any:
+    """An Orders row's Secret: TRUE/FALSE, or any answer the form's question takes, as a form response."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float) and value in (0, 1):
+        return bool(value)
+    if is_blank(value):
+        return False
+    words = SECRET_WORDS.get(" ".join(str(value).split()).casefold())
+    if words is None:
+        raise ValueError('expected TRUE or FALSE (or the form\'s "Keep it secret" or "Make it public")')
+    return words
+
+
+SecretFlag = Annotated[bool, BeforeValidator(_secret)]
+
 
 class Row(BaseModel):
     """A sheet row: columns by header, unknown columns (a GM's notes) ignored."""
@@ -300,13 +323,13 @@ class ResponseRow(Row):
 
 class OrderRow(Row):
     turn: Count = Field(alias="Turn")
-    submitted: Text = Field(alias="Submitted")
+    submitted: Timestamp = Field(alias="Submitted")  # read as a form's Timestamp: a GM may type it any way
     email: Text = Field(alias="Email")
     character: Text = Field(alias="Character")
     order: Text = Field(alias="Order")
     target: Text = Field(alias="Target")
     detail: Text = Field(alias="Detail")
-    secret: Flag = Field(alias="Secret")
+    secret: SecretFlag = Field(alias="Secret")  # the form's words too: a GM copies an answer in as it was given
     status: enum_of(OrderStatus, OrderStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
     result: Text = Field(alias="Result")
 

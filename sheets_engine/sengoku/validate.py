@@ -21,6 +21,7 @@ from sheets_engine.sengoku.schema import (
     UNIT_COLUMNS,
     BuildingKind,
     Discipline,
+    OrderStatus,
     OrderType,
 )
 
@@ -37,8 +38,41 @@ def check(state: GameState) -> list[Problem]:
     problems += _characters(state, settings)
     problems += _references(state)
     problems += _game_references(state)
+    problems += _typed_orders(state, settings)
     problems += response_problems(state)
     return problems
+
+
+def _typed_orders(state: GameState, settings: GameSettings | None) -> list[Problem]:
+    """Pending Orders rows (a GM may type one) the next resolution would never read, or would read
+    in a way the GM should know: no Turn, a turn resolved already, a later turn, no Submitted time."""
+    if settings is None:
+        return []  # the Game tab's turn is reported already
+    c = _Checker(state, "Orders")
+    orders = state.frame("Orders")
+    no_turn = state.blanks.get("Orders", {}).get("Turn", frozenset())
+    due = settings.turn  # the turn the next resolution resolves
+    for key, row in zip(orders.index, plain_records(orders, ("Turn", "Submitted", "Status")), strict=True):
+        if row["Status"] != OrderStatus.PENDING.value:
+            continue  # settled: history
+        number = row["Turn"]
+        if key in no_turn or number == 0:
+            c.add(key, "Turn", "" if key in no_turn else number,
+                  f"the turn this order is for (the next to resolve is {due}): a Pending order with no turn "
+                  "is never read")  # fmt: skip
+        elif number < due:
+            c.add(key, "Turn", number,
+                  f"turn {due} or later: turn {number} is resolved already, so this Pending order would never be "
+                  f"read (type {due} for the next turn, or clear the row)")  # fmt: skip
+        elif number > due:
+            c.add(key, "Turn", number,
+                  f"an order for a later turn: the next to resolve is {due}; this one waits until turn {number} "
+                  "is resolved", warning=True)  # fmt: skip
+        elif not row["Submitted"]:
+            c.add(key, "Submitted", "",
+                  "the time the order was given, such as 2026-11-28 21:10; empty, it counts as the latest order "
+                  "of its turn (after every one with a time)", warning=True)  # fmt: skip
+    return c.problems
 
 
 def _game_references(state: GameState) -> list[Problem]:

@@ -11,6 +11,7 @@ from sheets_engine.core.store import (
     Store,
     StoreError,
     StoreUnavailable,
+    TabsRead,
     Write,
     as_cells,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "TabsRead",
     "Write",
     "as_cells",
 ]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sheets_engine.stores.base import Choice, RawTab, StoreError, Write, as_cells
+from sheets_engine.stores.base import Choice, RawTab, StoreError, TabsRead, Write, as_cells
 from sheets_engine.stores.gsheets_layout import (
     MAX_REQUEST_BYTES,
     Block,
@@ -204,12 +204,13 @@ class GoogleSheetsStore:
         self._values, self._grids = values, grids
         for title, (height, width) in grids.items():  # the read's own view: the metadata came a moment earlier
             sheets[title].setdefault("gridProperties", {}).update(rowCount=height, columnCount=width)
-        return {
+        tabs = {
             title: RawTab(title, _raw_tab(title, rows[:1]).header, [], len(rows))
             if title.strip().casefold() in light
             else _raw_tab(title, rows)
             for title, rows in values.items()
         }
+        return TabsRead(tabs, sheets)  # every tab's title, from the metadata, for a missing tab's nearest
 
     def write(self, cells: Sequence[Write]) -> None:
         """Write these cells in one all-or-nothing batchUpdate, unless the sheet changed since the read.

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from sheets_engine.stores.base import Choice, RawTab, RowsAppended, StoreError, Write
+from sheets_engine.stores.base import Choice, RawTab, RowsAppended, StoreError, TabsRead, Write
 from sheets_engine.stores.guard import ConflictError
 from sheets_engine.stores.lock import CampaignBusy, FileLock
 
@@ -218,7 +218,7 @@ class WorkbookStore:
                     raw = replace(raw, errors=found.errors, formulas=found.formulas)
                 tabs[title] = raw
             self._seen, self._inflated = snapshot, inflated
-            return tabs
+            return TabsRead(tabs, book.sheet_names)  # the others' names too, for a missing tab's nearest
         except (CalamineError, zipfile.BadZipFile, OSError, KeyError, ValueError) as error:
             raise StoreError(f"{self.path} is not a readable .xlsx workbook ({error})") from error
 
