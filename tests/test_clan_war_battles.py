@@ -81,7 +81,7 @@ def test_the_routing_penalty_makes_experience_harder() -> None:
 def _applied(rolls: list[int], **rows: list[dict]) -> object:
     turn = make_turn(state(**rows), rolls=rolls)
     found = battles.find(turn)
-    results.refuse_incomplete(turn, found)
+    results.refuse_unusable(turn, found)
     for battle in found:
         battles.apply(turn, battle)
     return turn
@@ -117,10 +117,24 @@ def test_the_losers_withdraw_only_to_a_province_they_held_at_the_start_of_the_tu
     rows["battle_results"] = [result("Shiro", Winner="Crab")]
     with pytest.raises(InvalidCampaign) as refused:
         _applied([], **rows)
-    assert str(refused.value.problems[0]).endswith(
-        "a Withdraw To on a row of Shadowlands's at Shiro: it lost, and Goblins must withdraw to a province it "
-        "controlled at the start of the turn"
-    )
+    assert [str(p) for p in refused.value.problems] == [
+        "Battle Results, column Unit: found 'Goblins'; a row for Goblins at Shiro with its Withdraw To: Shadowlands "
+        "lost at Shiro: Goblins withdraw to a province Shadowlands controlled at the start of the turn"
+    ]  # not against the winner's row 2: Goblins has no row of its own
+
+
+def test_a_losing_unit_with_no_withdrawal_is_named_at_its_own_row() -> None:
+    rows = wall_and_goblins(battle_results=[
+        result("Shiro", Winner="Crab"),
+        result("Shiro", Unit="Wall", Models_Lost=1),
+        result("Shiro", Unit="Goblins", Models_Lost=5, Final_Status="Broken"),
+    ])  # fmt: skip
+    with pytest.raises(InvalidCampaign) as refused:
+        _applied([], **rows)
+    assert [str(p) for p in refused.value.problems] == [
+        "Battle Results, row 4, column Withdraw To: found an empty cell; the province where Shadowlands lost at "
+        "Shiro: Goblins withdraw to a province Shadowlands controlled at the start of the turn"
+    ]
 
 
 def test_the_losers_do_not_withdraw_into_the_province_they_lost() -> None:
@@ -151,13 +165,16 @@ def test_battle_results_for_a_province_where_no_battle_was_fought_are_refused() 
     ]
 
 
-def test_a_turn_waiting_for_battle_results_is_refused_naming_the_battles() -> None:
-    with pytest.raises(results.ResultsMissing) as refused:
-        phases.resolve_turn(state({"phase": "battle"}, **wall_and_goblins()), NOW)
-    assert str(refused.value) == (
-        "turn 1 is paused for its battles: no Battle Results row with a Winner for the battle at Shiro yet; "
-        "type the results, then resolve again (nothing was written)"
+def test_a_paused_turn_waiting_for_battle_results_is_nothing_to_do_naming_the_battles() -> None:
+    """A cron `resolve` while the GM has not typed the results: nothing to do (exit 0), nothing written."""
+    paused = state({"phase": "battle"}, **wall_and_goblins())
+    outcome = phases.resolve_turn(paused, NOW)
+    assert (outcome.status, outcome.changes, outcome.logs) == (RunStatus.NOTHING, [], {})
+    assert outcome.headline == (
+        "Nothing to do: turn 1 waits for the Battle Results of 1 battle(s): Shiro "
+        "(no row with Turn, Province and Winner yet)."
     )
+    assert outcome.summary["waiting for"] == "Shiro"
 
 
 def test_allied_defenders_keep_the_province_with_its_controller() -> None:

@@ -88,13 +88,21 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     ]
     at_pause = cells(path)
 
-    refused = cli("resolve", str(path))
-    assert refused.returncode == 2
-    assert refused.stderr.strip().splitlines()[-1] == (
-        "Error: turn 1 is paused for its battles: no Battle Results row with a Winner for the battle at Kakita and "
-        "Shiro Hiruma yet; type the results, then resolve again (nothing was written)"
+    waiting = cli("resolve", str(path), "--json")  # a cron run while the GM has not typed the results
+    assert waiting.returncode == 0, waiting.stderr
+    assert (json.loads(waiting.stdout)["status"], json.loads(waiting.stdout)["headline"]) == (
+        "nothing_to_do",
+        "Nothing to do: turn 1 waits for the Battle Results of 2 battle(s): Kakita and Shiro Hiruma "
+        "(no row with Turn, Province and Winner yet).",
     )
     assert cells(path) == at_pause
+    said = cli("validate", str(path), "--json")
+    assert said.returncode == 0
+    assert [p["expected"] for p in json.loads(said.stdout)["problems"]] == [
+        "a row with Turn 1, Province Kakita and the Winner of the battle there (Crane, Lion): the turn waits for it",
+        "a row with Turn 1, Province Shiro Hiruma and the Winner of the battle there (Crab, Shadowlands): the turn "
+        "waits for it",
+    ]
 
     fill_results(path)
     done = cli("resolve", str(path), "--json")

@@ -149,10 +149,13 @@ def test_a_catalogue_without_the_optional_max_units_column_still_reads() -> None
 
 def test_validate_on_a_paused_turn_reports_battle_results_that_resolve_would_refuse() -> None:
     """The GM types the results and runs validate: it says what the next resolve will refuse, row by row
-    (results not typed yet are no problem: the turn is simply waiting)."""
+    (results not typed yet are a warning saying what the turn waits for, not an error)."""
     units = [unit("Wall", "Crab", "Hida Heavy Infantry", "Shiro", 10, "Gunso"),
              unit("Goblins", "Shadowlands", "Goblin Rabble", "Shiro", 20, "Gunso")]  # fmt: skip
-    assert problems({"phase": "battle"}, units=units) == []
+    assert [(str(p), p.severity.value) for p in problems({"phase": "battle"}, units=units)] == [
+        ("Battle Results, column Winner: found an empty cell; a row with Turn 1, Province Shiro and the Winner of "
+         "the battle there (Crab, Shadowlands): the turn waits for it", "warning"),
+    ]  # fmt: skip
     typed = [{"Turn": 1, "Province": "Shiro", "Winner": "Crab"},
              {"Turn": 1, "Province": "Shiro", "Unit": "Wall", "Models Lost": 12},
              {"Turn": 1, "Province": "Shiro", "Unit": "Goblins", "Final Status": "Destroyed"}]  # fmt: skip

@@ -98,7 +98,8 @@ DICE_PER_ROW = 100
 def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dice | None = None) -> Outcome:
     """Resolve the next step of the Game tab's turn. Pure: the input state is untouched.
 
-    Raises InvalidCampaign (nothing written) when the turn waits for battle results still missing.
+    A paused turn whose Battle Results are not all typed yet is *nothing to do* (naming the battles it waits
+    for); results that cannot be applied as they stand raise InvalidCampaign (nothing written).
     """
     settings = read_settings(state)
     plan = settings.schedule()
@@ -146,7 +147,12 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dic
     if resuming:
         alliances.broken_by_the_gm(turn)  # broken while the battles were fought: the sides are as they stood
         found = battles.find(turn)
-    results.refuse_incomplete(turn, found)  # with no battles too: a results row of the turn would be ignored
+        waiting = results.waiting_for(turn, found)
+        if waiting:  # the GM has not typed them yet: nothing to do, and nothing a cron job should alert on
+            reason = results.waiting_reason(turn.number, waiting, len(found))
+            summary = {"resolved": False, "reason": reason, "waiting for": ", ".join(waiting)}
+            return Outcome(state, [], {}, settings.turn, summary, RunStatus.NOTHING, nothing_to_do(reason))
+    results.refuse_unusable(turn, found)  # with no battles too: a results row of the turn would be ignored
     for battle in found:
         battles.apply(turn, battle)
     battles.occupy(turn, found)

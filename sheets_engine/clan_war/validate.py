@@ -149,10 +149,12 @@ def check(state: GameState) -> list[Problem]:
 
 
 def _typed_results(state: GameState, settings: Settings) -> list[Problem]:
-    """A paused turn: the Battle Results typed so far that the next resolve would refuse (every name is known)."""
+    """A paused turn: the battles it still waits for (warnings: the turn is simply waiting), and the Battle
+    Results typed so far that the next resolve would refuse (every name is known)."""
     turn = Turn(Draft(state), settings, Dice(settings.seed, settings.turn), settings.turn)
     broken_by_the_gm(turn)  # as the resolve does before it finds the battles again
-    return results.problems(turn, battles.find(turn))
+    found = battles.find(turn)
+    return results.missing(turn, found) + results.problems(turn, found)
 
 
 def _provinces(state: GameState, problems: list[Problem]) -> None:
