@@ -285,10 +285,11 @@ def test_no_special_item_or_command_group_is_bought_for_a_dead_personality() -> 
 
 def test_a_personality_released_by_a_broken_alliance_is_not_dead_and_may_be_hired_again() -> None:
     people = [*default_people(), person("Matsu Tsuko", "Crane", "Matsu Tsuko", "Doji", Unique=True,
-                                        Status="Released", From_Ally="Lion")]  # fmt: skip
+                                        Status="Released", From_Ally="Lion"),
+              person("Akodo Toturi", "Lion", "Akodo Toturi", "Hida", Unique=True)]  # fmt: skip
     from tests.clan_war_support import factions
 
-    rows = [*factions(), {"Faction": "Lion", "Koku": 1000}]
+    rows = [*factions(), {"Faction": "Lion", "Koku": 1000, "Daimyo": "Akodo Toturi"}]
     turn = start(factions=rows, personalities=people, purchases=[buy("Lion", "Matsu Tsuko", province="Hida")],
                  provinces=provinces(Hida="Lion"))  # fmt: skip
     assert results(turn, "Purchases")[0][0] == "Accepted"

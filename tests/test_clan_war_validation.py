@@ -65,11 +65,22 @@ def test_the_daimyo_is_one_of_the_factions_own_personalities() -> None:
 
     rows = factions()
     rows[0]["Daimyo"] = "Doji Hoturi"
-    rows[1]["Daimyo"] = ""
     assert errors(factions=rows) == [
         "Factions, row 2, column Daimyo: found 'Doji Hoturi'; "
         "a personality of Crab (the Daimyo leads the faction's clan)"
     ]
+
+
+def test_you_must_pick_a_daimyo_for_your_clan() -> None:
+    """A faction with no Daimyo is an error (the document: "You must pick a Daimyo, for your clan")."""
+    from tests.clan_war_support import factions
+
+    rows = factions()
+    rows[1]["Daimyo"] = ""
+    assert [(str(p), p.severity.value) for p in problems(factions=rows)] == [
+        ("Factions, row 3, column Daimyo: found an empty cell; a personality of Crane: you must pick a Daimyo for "
+         "your clan", "error"),
+    ]  # fmt: skip
 
 
 def test_a_dead_daimyo_is_a_warning_asking_for_a_new_one() -> None:

@@ -68,10 +68,12 @@ def check(state: GameState) -> list[Problem]:
     settings = settings_problems(state, problems)
     _provinces(state, problems)
     factions = _Tab(state, "Factions", problems)
-    factions.names("Daimyo", "Personalities")
+    factions.names("Daimyo", "Personalities")  # an empty cell: below
     people_frame = state.frame("Personalities")
     for key, daimyo in factions.frame["Daimyo"].items():
-        if daimyo in people_frame.index and people_frame.at[daimyo, "Faction"] != key:
+        if daimyo == "":
+            factions.add(key, "Daimyo", daimyo, f"a personality of {key}: you must pick a Daimyo for your clan")
+        elif daimyo in people_frame.index and people_frame.at[daimyo, "Faction"] != key:
             factions.add(key, "Daimyo", daimyo, f"a personality of {key} (the Daimyo leads the faction's clan)")
         elif daimyo in people_frame.index and people_frame.at[daimyo, "Status"] == PersonalityStatus.DEAD.value:
             problems.append(
