@@ -69,10 +69,10 @@ def unit(name: str, faction: str, item: str, province: str, models: int, leader:
 
 
 def person(name: str, faction: str, item: str, province: str, unit_: str = "", **values: Any) -> dict:
-    """A Personalities row (rings 3, 4 wounds, 3 void, Command Limit 2, Leadership 1 unless given)."""
+    """A Personalities row (rings 3, 4 wounds, 3 void, Command Limit 30 models, Leadership 1 unless given)."""
     row = {"Personality": name, "Faction": faction, "Item": item, "Province": province, "Unit": unit_,
            "Air": 3, "Earth": 3, "Fire": 3, "Water": 3, "Void": 3, "Wounds": 4, "Max Wounds": 4,
-           "Void Points": 3, "Max Void": 3, "Status": "Ready", "Command Limit": 2, "Leadership": 1}  # fmt: skip
+           "Void Points": 3, "Max Void": 3, "Status": "Ready", "Command Limit": 30, "Leadership": 1}  # fmt: skip
     row.update({k.replace("_", " "): v for k, v in values.items()})
     return row
 

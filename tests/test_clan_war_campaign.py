@@ -39,6 +39,18 @@ def cells(path: Path, skip: tuple[str, ...] = ()) -> dict[str, list[list[Any]]]:
     return found
 
 
+def column(rows: list[list[Any]], *names: str) -> dict[Any, Any]:
+    """A tab's rows as {first cell: the named columns' values} (one value for one name)."""
+    header = rows[0]
+    at = [header.index(name) for name in names]
+
+    def pick(row: list[Any]) -> Any:
+        values = tuple(row[i] if i < len(row) else None for i in at)
+        return values[0] if len(values) == 1 else values
+
+    return {row[0]: pick(row) for row in rows[1:]}
+
+
 RESULTS = [
     {"Province": "Kakita", "Winner": "Lion"},
     {"Province": "Kakita", "Unit": "Crane Iron Warriors", "Models Lost": 6, "Final Status": "Broken",
@@ -111,12 +123,12 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     after = cells(path)
     game = {row[0]: row[1] for row in after["Game"][1:]}
     assert (game["turn"], game["last_resolved_turn"], game["phase"]) == ("2", "1", "start")
-    factions = {row[0]: row[3] for row in after["Factions"][1:]}
+    factions = column(after["Factions"], "Koku")
     assert factions == {"Crab": 8297, "Crane": 8088, "Lion": 8600, "Shadowlands": 8300}
-    units = {row[0]: (row[3], row[4], row[10]) for row in after["Units"][1:]}
+    units = column(after["Units"], "Province", "Models", "Status")
     assert units["Goblin Horde"] == ("Festering Pit", 13, "Ready")  # 10 left, routed: 6, then 7 of 30 back
     assert units["Crane Duelists"] == ("Kakita", 0, "Destroyed")
-    people = {row[0]: row[16] for row in after["Personalities"][1:]}
+    people = column(after["Personalities"], "Status")
     assert (people["Doji Hoturi"], people["Kuni Tansen"], people["Toku"]) == ("Dead", "Ready", "Ready")
     rolls = [row[9] for row in after["History"][1:] if row[3] == "Personalities" and row[4] == "Doji Hoturi"
              and row[5] == "Status"]  # fmt: skip
@@ -152,11 +164,11 @@ def test_check_previews_each_pending_purchase_bid_and_move_without_revealing_sea
         "other clans);"
     )
     tabs = cells(path)
-    assert tabs["Purchases"][4][8:] == [
+    assert tabs["Purchases"][4][9:] == [
         "Pending",
         "Check: will fail: Daikyu is a ranged weapon: ranged weapons may not be stockpiled",
     ]
-    assert tabs["Bids"][2][5:] == [
+    assert tabs["Bids"][2][7:] == [
         "Pending",
         "Check: a valid bid; whether it wins depends on the other players' sealed bids",
     ]

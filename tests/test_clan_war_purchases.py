@@ -240,7 +240,7 @@ def test_a_personality_is_upgraded_to_its_experienced_version_for_the_difference
     ]
     kisada = turn.draft.row("Personalities", "Hida Kisada")
     assert (kisada["Item"], kisada["Experienced"], kisada["Max Wounds"], kisada["Command Limit"]) == (
-        "Hida Kisada (Experienced)", True, 6, 5,
+        "Hida Kisada (Experienced)", True, 6, 50,
     )  # fmt: skip
     assert cell(turn, "Factions", "Crab", "Koku") == 940
 

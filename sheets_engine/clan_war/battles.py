@@ -17,6 +17,7 @@ from typing import Any
 
 from sheets_engine.clan_war import alliances
 from sheets_engine.clan_war.game import Turn, share
+from sheets_engine.clan_war.leadership import leader_of
 from sheets_engine.clan_war.schema import NEUTRAL, RINGS, PersonalityStatus, Special, UnitStatus
 from sheets_engine.core.dice import Dice
 
@@ -232,8 +233,8 @@ def death_roll(turn: Turn, person: str, over: int, dice: Dice, cause: str) -> st
 def experience(turn: Turn, unit: str, status: str, dice: Dice, cause: str) -> None:
     """Two experience checks (ML, then TL): d10 - the leader's Leadership + the Broken or Routing penalty;
     a result below the stat lowers it by one, for good."""
-    leader = turn.leader_of(unit)
-    leadership = leader[2] if leader else 0
+    leader = leader_of(turn, unit)
+    leadership = leader.leadership if leader else 0
     penalty = {
         UnitStatus.BROKEN.value: turn.settings.broken_penalty,
         UnitStatus.ROUTED.value: turn.settings.routed_penalty,

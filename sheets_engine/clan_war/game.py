@@ -168,26 +168,6 @@ class Turn:
         """Does an opposing faction have units in the province?"""
         return any(self.opposed(faction, other) for other in self.armies_at(province))
 
-    def leader_of(self, unit: str) -> tuple[str, int, int] | None:
-        """The unit's leader as (name, command limit, leadership), or None if it has none that can lead."""
-        leader = str(self.draft.get("Units", unit, "Leader"))
-        if not leader:
-            return None
-        if self.draft.has("Personalities", leader):
-            person = self.draft.row("Personalities", leader)
-            if person["Status"] != PersonalityStatus.READY.value:
-                return None
-            return leader, int(person["Command Limit"]), int(person["Leadership"])
-        entry = self.catalogue(leader)
-        if entry is not None:
-            return leader, int(entry["Command Limit"]), int(entry["Leadership"])
-        return None
-
-    def commanded_by(self, leader: str) -> list[str]:
-        """The units in the field that a personality leads."""
-        frame = self.draft.frame("Units")
-        return [u for u in self.units() if str(frame.at[u, "Leader"]) == leader]
-
 
 def allies_of(draft: Draft, faction: str) -> set[str]:
     """The factions with an Active alliance with this one."""

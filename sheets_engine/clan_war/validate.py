@@ -97,6 +97,7 @@ def check(state: GameState) -> list[Problem]:
     units.names("Province", "Provinces", allow_empty=False)
     units.names("From Ally", "Factions")
     _leaders(state, units)
+    units.kinds("Package", (ItemKind.LEADERSHIP_PACKAGE,), allow_empty=True)
     people = _Tab(state, "Personalities", problems)
     people.names("Faction", "Factions", allow_empty=False)
     people.kinds("Item", (ItemKind.PERSONALITY,))
@@ -184,6 +185,9 @@ def _leaders(state: GameState, units: _Tab) -> None:
                 units.add(key, "Leader", leader, f"a personality of {units.frame.at[key, 'Faction']}")
             continue
         if leader in catalogue.index and catalogue.at[leader, "Kind"] == ItemKind.LEADERSHIP_PACKAGE.value:
+            if units.frame.at[key, "Package"]:
+                one = f"an empty cell: a unit has one leadership package, and its Leader names {leader}"
+                units.add(key, "Package", units.frame.at[key, "Package"], one)
             continue
         units.add(key, "Leader", leader, "a personality, a Leadership Package of the Catalogue, or an empty cell")
 
