@@ -65,19 +65,6 @@ def test_a_personality_that_fails_both_rolls_is_dead_and_a_dead_unique_never_ret
         purchases.check_unique(turn, turn.catalogue("Hida Kisada"))
 
 
-def test_two_experience_checks_subtract_leadership_and_add_the_broken_penalty() -> None:
-    turn = make_turn(state(**wall_and_goblins()), rolls=[3, 6])
-    battles.experience(turn, "Wall", "Broken", turn.dice, "battle at Shiro")
-    # ML: 3 - 1 + 2 = 4 < 5: ML 4; TL: 6 - 1 + 2 = 7, not below 5
-    assert (cell(turn, "Units", "Wall", "ML"), cell(turn, "Units", "Wall", "TL")) == (4, 5)
-
-
-def test_the_routing_penalty_makes_experience_harder() -> None:
-    turn = make_turn(state(**wall_and_goblins()), rolls=[1, 1])
-    battles.experience(turn, "Wall", "Routed", turn.dice, "battle at Shiro")  # 1 - 1 + 4 = 4 < 5 both times
-    assert (cell(turn, "Units", "Wall", "ML"), cell(turn, "Units", "Wall", "TL")) == (4, 4)
-
-
 def _applied(rolls: list[int], **rows: list[dict]) -> object:
     turn = make_turn(state(**rows), rolls=rolls)
     found = battles.find(turn)

@@ -6,7 +6,8 @@ controlled at the start of the turn (Routed ones at `routed_regroup` of their st
 remaining forces withdraw there too; the death and wound rolls of every personality taken to 0 wounds;
 control of the province (allied defenders keep it with its controller; a faction the GM names in
 Control: the winner's choice among allies, a liberated ally's province, or neutral); Monks' Rings;
-alliances broken by allies on opposite sides; two experience checks for every surviving unit.
+alliances broken by allies on opposite sides; two experience checks for every surviving unit
+(clan_war.experience).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_engine.clan_war import alliances
+from sheets_engine.clan_war import alliances, experience
+from sheets_engine.clan_war.experience import lose_models
 from sheets_engine.clan_war.game import Turn, share
-from sheets_engine.clan_war.leadership import leader_of
 from sheets_engine.clan_war.schema import NEUTRAL, RINGS, PersonalityStatus, Special, UnitStatus
 from sheets_engine.core.dice import Dice
 
@@ -155,7 +156,7 @@ def apply(turn: Turn, battle: Battle) -> None:
     alliances.break_opposed(turn, side, losers, battle.province)
     for unit in sorted(present_units):
         if draft.get("Units", unit, "Status") != UnitStatus.DESTROYED.value:
-            experience(turn, unit, status.get(unit, UnitStatus.READY.value), dice, cause)
+            experience.checks(turn, unit, status.get(unit, UnitStatus.READY.value), dice, cause)
     turn.notify("public", "world", f"{winner} wins the battle at {battle.province}.")
     turn.summary["battles applied"] += 1
 
@@ -170,25 +171,19 @@ def _unit_result(turn: Turn, battle: Battle, row: dict[str, Any], won: bool, wit
     left = models - lost
     turn.casualties[unit] = (lost, won)
     if final == UnitStatus.DESTROYED.value or left <= 0:
-        draft.set("Units", unit, "Models", 0, cause)
+        lose_models(turn, unit, 0, cause)
         draft.set("Units", unit, "Status", UnitStatus.DESTROYED.value, cause)
         for person in turn.personalities():
             if draft.get("Personalities", person, "Unit") == unit:
                 draft.set("Personalities", person, "Unit", "", f"{cause}: its unit was destroyed")
         return UnitStatus.DESTROYED.value
-    draft.set("Units", unit, "Models", left, f"{cause}: {lost} models lost")
+    turn.veterans_lost[unit] = lose_models(turn, unit, left, f"{cause}: {lost} models lost")
     draft.set("Units", unit, "Status", final, cause)
     if row["Left Table"]:
         if final == UnitStatus.ROUTED.value:
             regroup = share(left, turn.settings.rate("routed_regroup"))
-            draft.set(
-                "Units",
-                unit,
-                "Models",
-                regroup,
-                f"{cause}: routed off the table, regroups at "
-                f"{turn.settings.rate('routed_regroup'):.0%} of its strength",
-            )
+            rate = turn.settings.rate("routed_regroup")
+            lose_models(turn, unit, regroup, f"{cause}: routed off the table, regroups at {rate:.0%} of its strength")
         target = str(row["Withdraw To"]) or withdraw.get(str(draft.get("Units", unit, "Faction")), "")
         _withdraw_unit(turn, unit, target, f"{cause}: left the table and regroups")
     return final
@@ -228,30 +223,6 @@ def death_roll(turn: Turn, person: str, over: int, dice: Dice, cause: str) -> st
         draft.set("Units", unit, "Leader", "", f"{cause}: its leader {person} died", roll)
     turn.notify("public", "graveyard", f"{person} has died at {cause.removeprefix('battle at ')}.")
     return PersonalityStatus.DEAD.value
-
-
-def experience(turn: Turn, unit: str, status: str, dice: Dice, cause: str) -> None:
-    """Two experience checks (ML, then TL): d10 - the leader's Leadership + the Broken or Routing penalty;
-    a result below the stat lowers it by one, for good."""
-    leader = leader_of(turn, unit)
-    leadership = leader.leadership if leader else 0
-    penalty = {
-        UnitStatus.BROKEN.value: turn.settings.broken_penalty,
-        UnitStatus.ROUTED.value: turn.settings.routed_penalty,
-    }.get(status, 0)
-    for stat in ("ML", "TL"):
-        roll = dice.roll(10, f"{stat} experience check of {unit}")
-        value = int(turn.draft.get("Units", unit, stat))
-        total = roll.value - leadership + penalty
-        if total < value:
-            turn.draft.set(
-                "Units",
-                unit,
-                stat,
-                value - 1,
-                f"{cause}: experience ({roll.value} - {leadership} + {penalty} = {total} < {value})",
-                str(roll),
-            )
 
 
 def _control(turn: Turn, battle: Battle, winner: str, control: str, side: set[str], cause: str) -> None:

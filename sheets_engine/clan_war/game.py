@@ -55,6 +55,8 @@ class Turn:
     summary: Counter[str] = field(default_factory=Counter)
     # per faction, casualties of the turn's battles to recover: unit -> (models lost, won)
     casualties: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    # per unit, how many of those casualties were experienced models (recovered ones come back experienced)
+    veterans_lost: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.start_control:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from sheets_engine.clan_war.bids import join_at
+from sheets_engine.clan_war.experience import join_models
 from sheets_engine.clan_war.game import Turn, share
 from sheets_engine.clan_war.purchases import count_of
 from sheets_engine.clan_war.schema import (
@@ -54,14 +55,8 @@ def recover_casualties(turn: Turn) -> None:
         rate = turn.settings.rate("win_recovery" if won else "loss_recovery")
         back = share(lost, rate)
         if back:
-            models = int(draft.get("Units", unit, "Models"))
-            draft.set(
-                "Units",
-                unit,
-                "Models",
-                models + back,
-                f"recovery: {back} of {lost} casualties return ({'won' if won else 'lost'}: {rate:.0%})",
-            )
+            why = f"recovery: {back} of {lost} casualties return ({'won' if won else 'lost'}: {rate:.0%})"
+            join_models(turn, unit, back, turn.veterans_lost.get(unit, 0), why)  # the experienced ones first
     for unit in turn.units():
         if draft.get("Units", unit, "Status") in (UnitStatus.BROKEN.value, UnitStatus.ROUTED.value):
             draft.set("Units", unit, "Status", UnitStatus.READY.value, "recovery: the unit rallies")
@@ -145,13 +140,8 @@ def _place(turn: Turn, row: dict, entry: dict, cause: str) -> str:
     if row["Action"] == "replace":
         if draft.get("Units", target, "Status") == UnitStatus.DESTROYED.value:
             return f"{target} was destroyed before they joined it; the models are lost"
-        models = int(draft.get("Units", target, "Models"))
-        draft.set("Units", target, "Models", models + count, cause)
-        # the unit's own models are its experienced ones (the inexperienced die first): under 75%, the trait is lost
-        if draft.get("Units", target, "Experienced") and models * 4 < (models + count) * 3:
-            draft.set("Units", target, "Experienced", False, f"{cause}: fewer than 75% of its models are experienced")
-            return f"{count} models join {target}, which loses the Experienced trait (under 75% experienced)"
-        return f"{count} models join {target}"
+        lost_trait = join_models(turn, target, count, 0, cause)  # new models: inexperienced
+        return f"{count} models join {target}" + (f"; {lost_trait}" if lost_trait else "")
     if kind == ItemKind.SPECIAL_ITEM.value:
         if draft.get("Personalities", target, "Fought"):
             stock = draft.frame("Stockpile")

@@ -35,6 +35,7 @@ class Settings(BaseModel):
     ally_cost_percent: Count
     ally_share: Fraction
     entourage_share: Fraction
+    experienced_share: Fraction = 0.75  # an Experienced unit keeps the trait while this share of its models are
     broken_penalty: Count
     routed_penalty: Count
     # The turn's deadline (optional, as in Sengoku Jidai): a cron run resolves the start of a turn
