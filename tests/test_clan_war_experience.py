@@ -4,7 +4,7 @@ more without having the unit become inexperienced")."""
 
 from __future__ import annotations
 
-from sheets_engine.clan_war import battles, experience, purchases, recovery, results
+from sheets_engine.clan_war import battles, experience, new_forces, purchases, recovery, results
 from tests.clan_war_support import cell, default_people, make_turn, person, state, unit
 
 
@@ -65,7 +65,7 @@ def test_fifteen_experienced_ashigaru_take_five_more_and_keep_the_trait_but_not_
                "Target": "Ashigaru"}  # fmt: skip
     turn = make_turn(state(units=[ashigaru], purchases=[replace]))
     purchases.purchases(turn)
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     row = turn.draft.row("Units", "Ashigaru")
     assert (row["Models"], row["Experienced Models"], row["Experienced"], row["ML"]) == (20, 15, True, 4)
     assert turn.draft.row("Purchases", 2)["Result"].endswith("Placed: 5 models join Ashigaru")
@@ -73,7 +73,7 @@ def test_fifteen_experienced_ashigaru_take_five_more_and_keep_the_trait_but_not_
     ashigaru.update({"Models": 20, "Experienced Models": 15})  # as the first turn left it
     turn = make_turn(state(units=[ashigaru], purchases=[{**replace, "Count": 2}]))
     purchases.purchases(turn)
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     row = turn.draft.row("Units", "Ashigaru")
     assert (row["Models"], row["Experienced Models"], row["Experienced"], row["ML"], row["TL"]) == (22, 0, False, 6, 6)
     assert turn.draft.row("Purchases", 2)["Result"].endswith(
@@ -88,7 +88,7 @@ def test_the_experienced_share_is_a_game_key() -> None:
                "Target": "Ashigaru"}  # fmt: skip
     turn = make_turn(state({"experienced_share": "80%"}, units=[ashigaru], purchases=[replace]))
     purchases.purchases(turn)
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     assert cell(turn, "Units", "Ashigaru", "Experienced") is False  # 15 of 20 is under 80%
 
 

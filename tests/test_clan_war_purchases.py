@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sheets_engine.clan_war import alliances, bids, phases, purchases, recovery
+from sheets_engine.clan_war import alliances, bids, new_forces, phases, purchases
 from tests.clan_war_support import cell, default_people, make_turn, person, provinces, results, state, unit
 
 
@@ -129,7 +129,7 @@ def test_allied_units_need_the_allys_ok_cost_the_modifier_and_pay_the_ally_a_fif
         ("Rejected", "Hida Ashigaru Spearmen belongs to the Crab, whom Shadowlands may buy from only as an ally"),
     ]  # fmt: skip
     assert (cell(turn, "Factions", "Crane", "Koku"), cell(turn, "Factions", "Crab", "Koku")) == (808, 1032)
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     assert (cell(turn, "Units", "Loan Guard", "From Ally"), cell(turn, "Units", "Loan Guard", "Models")) == ("Crab", 10)
 
 
@@ -145,7 +145,7 @@ def test_ranged_weapons_may_not_be_stockpiled_and_spells_are_kept_at_a_library()
         ("Rejected", "spells are kept at a library: name a province with a library as Province"),
         ("Accepted", "bought 1 Fires of Purity for 25 koku; in the library at Kuni from the recovery phase"),
     ]
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     stock = turn.draft.frame("Stockpile")
     assert stock[["Faction", "Item", "Count", "Library"]].values.tolist() == [
         ["Crab", "Yari", 20, ""], ["Crab", "Fires of Purity", 1, "Kuni"],
@@ -171,7 +171,7 @@ def test_sealed_bids_the_higher_bid_recruits_at_its_price() -> None:
         ("Lost", "outbid: Crab recruits Toku"),
     ]
     assert (cell(turn, "Factions", "Crab", "Koku"), cell(turn, "Factions", "Crane", "Koku")) == (940, 1000)
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     assert (cell(turn, "Personalities", "Toku", "Faction"), cell(turn, "Bids", 2, "Status")) == ("Crab", "Placed")
 
 
@@ -245,16 +245,6 @@ def test_a_personality_is_upgraded_to_its_experienced_version_for_the_difference
     assert cell(turn, "Factions", "Crab", "Koku") == 940
 
 
-def test_a_special_item_goes_to_a_personality_that_did_not_battle_else_to_the_stockpile() -> None:
-    people = [*default_people(), person("Hida Aki", "Crab", "Hida Bushi", "Hida", Fought=True)]
-    turn = start(personalities=people, purchases=[
-        buy("Crab", "Ancestral Hammer of the Crab", target="Hida Kisada"),
-    ])  # fmt: skip
-    recovery.place_new_forces(turn)
-    assert cell(turn, "Personalities", "Hida Kisada", "Items") == "Ancestral Hammer of the Crab"
-    assert results(turn, "Purchases")[0][0] == "Resolved"
-
-
 def test_a_special_item_may_go_to_a_personality_bought_in_the_same_turn() -> None:
     """The document: newly purchased special items may be placed on any newly purchased personality."""
     turn = start(purchases=[
@@ -264,7 +254,7 @@ def test_a_special_item_may_go_to_a_personality_bought_in_the_same_turn() -> Non
     assert results(turn, "Purchases")[1] == (
         "Accepted", "bought Ancestral Hammer of the Crab for 40 koku; Kuni Tansen receives it in the recovery phase",
     )  # fmt: skip
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     assert cell(turn, "Personalities", "Kuni Tansen", "Items") == "Ancestral Hammer of the Crab"
     assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 70 - 40
 
@@ -293,7 +283,7 @@ def test_a_personality_released_by_a_broken_alliance_is_not_dead_and_may_be_hire
     turn = start(factions=rows, personalities=people, purchases=[buy("Lion", "Matsu Tsuko", province="Hida")],
                  provinces=provinces(Hida="Lion"))  # fmt: skip
     assert results(turn, "Purchases")[0][0] == "Accepted"
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     tsuko = turn.draft.row("Personalities", "Matsu Tsuko")
     assert (tsuko["Faction"], tsuko["Province"], tsuko["Status"], tsuko["From Ally"]) == ("Lion", "Hida", "Ready", "")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_engine.clan_war import alliances, battles, recovery
+from sheets_engine.clan_war import alliances, battles, new_forces
 from sheets_engine.clan_war import purchases as buying
 from tests.clan_war_support import cell, default_people, make_turn, problems, provinces, state, unit
 
@@ -115,7 +115,7 @@ def test_an_experienced_unit_loses_the_trait_below_three_quarters_experienced_mo
                 "Target": "Old Guard"}]  # fmt: skip
     turn = make_turn(state(units=units, purchases=replace))
     buying.purchases(turn)
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     assert (cell(turn, "Units", "Veterans", "Models"), cell(turn, "Units", "Veterans", "Experienced")) == (20, True)
     assert (cell(turn, "Units", "Old Guard", "Models"), cell(turn, "Units", "Old Guard", "Experienced")) == (21, False)
     assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 11 * 8

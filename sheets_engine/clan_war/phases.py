@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from sheets_engine.clan_war import alliances, battles, bids, movement, purchases, recovery, results
+from sheets_engine.clan_war import alliances, battles, bids, movement, new_forces, purchases, recovery, results
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import Phase
 from sheets_engine.clan_war.settings import read_settings
@@ -87,7 +87,7 @@ _SECOND: list[tuple[str, Step]] = [
     ("reserve movement", movement.reserve),
     ("recovery: personalities", recovery.recover_personalities),
     ("recovery: casualties", recovery.recover_casualties),
-    ("recovery: new forces", recovery.place_new_forces),
+    ("recovery: new forces", new_forces.place_new_forces),
     ("recovery: taxes", recovery.taxes),
     ("rows no phase settled", left_pending),
 ]

@@ -128,9 +128,10 @@ def _placed_at(turn: Turn, faction: str, province: str) -> str:
 
 
 def _accepted(turn: Turn, item: str, faction: str | None = None) -> int:
-    """How many of an item this turn's accepted purchases bring (for the faction, or anyone)."""
+    """How many of an item accepted purchases bring (for the faction, or anyone): this turn's, and a special item
+    of an earlier turn still waiting for a personality to receive it."""
     frame = turn.draft.frame("Purchases")
-    rows = frame[(frame["Turn"] == turn.number) & (frame["Status"] == PurchaseStatus.ACCEPTED.value)]
+    rows = frame[frame["Status"] == PurchaseStatus.ACCEPTED.value]
     rows = (
         rows[rows["Item"] == item] if faction is None else rows[(rows["Item"] == item) & (rows["Faction"] == faction)]
     )
@@ -149,9 +150,7 @@ def in_play(turn: Turn, item: str) -> tuple[str, bool]:
         if item in [i.strip() for i in str(items).split(",")]:
             return str(people.at[person, "Faction"]), dead
     frame = turn.draft.frame("Purchases")
-    taken = frame[
-        (frame["Turn"] == turn.number) & (frame["Status"] == PurchaseStatus.ACCEPTED.value) & (frame["Item"] == item)
-    ]
+    taken = frame[(frame["Status"] == PurchaseStatus.ACCEPTED.value) & (frame["Item"] == item)]  # paid, to come
     if len(taken):
         return str(taken["Faction"].iloc[0]), dead
     bids = turn.draft.frame("Bids")
