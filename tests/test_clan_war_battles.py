@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sheets_engine.clan_war import battles, phases, purchases, recovery, results
+from sheets_engine.clan_war import battles, koku, phases, purchases, recovery, results
 from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.core.problems import InvalidCampaign
 from tests.clan_war_support import Fixed, cell, default_people, factions, make_turn, person, provinces, state, unit
@@ -61,7 +61,7 @@ def test_a_personality_that_fails_both_rolls_is_dead_and_a_dead_unique_never_ret
     turn = make_turn(state(**wall_and_goblins()), rolls=[3, 3])  # not below Earth 3, then not below Void 3
     assert battles.death_roll(turn, "Hida Kisada", 0, turn.dice, "battle at Shiro") == "Dead"
     assert (cell(turn, "Units", "Wall", "Leader"), cell(turn, "Personalities", "Hida Kisada", "Unit")) == ("", "")
-    with pytest.raises(purchases.Refused, match="has died: a dead unique personality may never be bought again"):
+    with pytest.raises(koku.Refused, match="has died: a dead unique personality may never be bought again"):
         purchases.check_unique(turn, turn.catalogue("Hida Kisada"))
 
 

@@ -4,7 +4,7 @@ more without having the unit become inexperienced")."""
 
 from __future__ import annotations
 
-from sheets_engine.clan_war import battles, experience, new_forces, purchases, recovery, results
+from sheets_engine.clan_war import battles, experience, new_forces, recovery, results, start
 from tests.clan_war_support import cell, default_people, make_turn, person, state, unit
 
 
@@ -60,11 +60,11 @@ def test_inexperienced_troops_in_a_unit_get_killed_before_the_experienced_ones()
 def test_fifteen_experienced_ashigaru_take_five_more_and_keep_the_trait_but_not_seven() -> None:
     """The document's example: 15 experienced ashigaru buy 5 more (15 of 20: 75%) and stay Experienced; 2 more
     the next turn (15 of 22) and they lose the trait, and its bonuses (ML and TL back to the troop type's 6)."""
-    ashigaru = unit("Ashigaru", "Crab", "Hida Ashigaru Spearmen", "Hida", 15, "Gunso", Experienced=True, ML=4, TL=5)
+    ashigaru = unit("Ashigaru", "Crab", "Hida Ashigaru Spearmen", "Hida", 15, "Chui", Experienced=True, ML=4, TL=5)
     replace = {"Turn": 1, "Faction": "Crab", "Action": "replace", "Item": "Hida Ashigaru Spearmen", "Count": 5,
                "Target": "Ashigaru"}  # fmt: skip
     turn = make_turn(state(units=[ashigaru], purchases=[replace]))
-    purchases.purchases(turn)
+    start.orders(turn)
     new_forces.place_new_forces(turn)
     row = turn.draft.row("Units", "Ashigaru")
     assert (row["Models"], row["Experienced Models"], row["Experienced"], row["ML"]) == (20, 15, True, 4)
@@ -72,7 +72,7 @@ def test_fifteen_experienced_ashigaru_take_five_more_and_keep_the_trait_but_not_
 
     ashigaru.update({"Models": 20, "Experienced Models": 15})  # as the first turn left it
     turn = make_turn(state(units=[ashigaru], purchases=[{**replace, "Count": 2}]))
-    purchases.purchases(turn)
+    start.orders(turn)
     new_forces.place_new_forces(turn)
     row = turn.draft.row("Units", "Ashigaru")
     assert (row["Models"], row["Experienced Models"], row["Experienced"], row["ML"], row["TL"]) == (22, 0, False, 6, 6)
@@ -87,7 +87,7 @@ def test_the_experienced_share_is_a_game_key() -> None:
     replace = {"Turn": 1, "Faction": "Crab", "Action": "replace", "Item": "Hida Ashigaru Spearmen", "Count": 5,
                "Target": "Ashigaru"}  # fmt: skip
     turn = make_turn(state({"experienced_share": "80%"}, units=[ashigaru], purchases=[replace]))
-    purchases.purchases(turn)
+    start.orders(turn)
     new_forces.place_new_forces(turn)
     assert cell(turn, "Units", "Ashigaru", "Experienced") is False  # 15 of 20 is under 80%
 

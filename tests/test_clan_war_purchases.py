@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sheets_engine.clan_war import alliances, bids, new_forces, phases, purchases
+from sheets_engine.clan_war import alliances, bids, new_forces, phases
+from sheets_engine.clan_war import start as start_phase
 from tests.clan_war_support import cell, default_people, make_turn, person, provinces, results, state, unit
 
 
@@ -17,7 +18,7 @@ def buy(faction: str, item: str, count: int | None = 1, target: str = "", provin
 def start(rolls: list[int] | None = None, **rows: list[dict]) -> object:
     turn = make_turn(state(**rows), rolls)
     alliances.declare(turn)
-    purchases.purchases(turn)
+    start_phase.orders(turn)
     bids.bids(turn)
     return turn
 
@@ -85,14 +86,16 @@ def test_at_most_three_of_a_non_unique_personality_across_the_force() -> None:
 
 
 def test_generic_leadership_packages_are_unlimited_and_clan_ones_three() -> None:
-    units = [unit(f"Spears {n}", "Crab", "Hida Ashigaru Spearmen", "Hida", 10) for n in range(1, 5)]
-    promotions = [buy("Crab", "Hida Gunso", target=f"Spears {n}", action="promote") for n in range(1, 5)]
-    promotions.append(buy("Crab", "Gunso", target="Spears 4", action="promote"))
+    units = [unit(f"Spears {n}", "Crab", "Hida Ashigaru Spearmen", "Hida", 10) for n in range(1, 6)]
+    promotions = [buy("Crab", "Hida Nikutai", target=f"Spears {n}", action="promote") for n in range(1, 5)]
+    promotions += [buy("Crab", "Nikutai", target=f"Spears {n}", action="promote") for n in (4, 5)]
     turn = start(units=units, purchases=promotions)
-    assert [s for s, _ in results(turn, "Purchases")] == ["Resolved", "Resolved", "Resolved", "Rejected", "Resolved"]
-    assert results(turn, "Purchases")[3][1] == "Crab may have at most 3 of Hida Gunso across its force, and has 3"
-    assert cell(turn, "Units", "Spears 4", "Leader") == "Gunso"
-    assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 3 * 20 - 15
+    assert [s for s, _ in results(turn, "Purchases")] == ["Resolved"] * 3 + ["Rejected"] + ["Resolved"] * 2
+    assert results(turn, "Purchases")[3][1] == "Crab may have at most 3 of Hida Nikutai across its force, and has 3"
+    assert (cell(turn, "Units", "Spears 4", "Package"), cell(turn, "Units", "Spears 5", "Package")) == (
+        "Nikutai", "Nikutai",
+    )  # fmt: skip
+    assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 3 * 10 - 2 * 8
 
 
 def test_a_destroyed_unit_is_not_promoted() -> None:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_engine.clan_war import alliances, battles, new_forces
-from sheets_engine.clan_war import purchases as buying
+from sheets_engine.clan_war import alliances, battles
 from tests.clan_war_support import cell, default_people, make_turn, problems, provinces, state, unit
 
 
@@ -55,8 +54,8 @@ def test_purchases_and_battle_results_name_what_exists() -> None:
     assert found == [
         "Purchases, row 2, column Item: found 'Excalibur'; a name from the Catalogue tab",
         "Battle Results, row 2, column Unit: found 'Wall'; a name from the Units tab",
-        "Battle Results, row 2, column Unit: found 'Wall'; one of Winner (the battle's row), Unit or Personality "
-        "on each row",
+        "Battle Results, row 2, column Unit: found 'Wall'; one of Winner (the battle's row), Unit, Personality or "
+        "Switched Sides on each row",
     ]
 
 
@@ -104,21 +103,6 @@ def test_a_captured_library_loses_the_spells_kept_there() -> None:
     battles.occupy(turn, [])
     assert cell(turn, "Provinces", "Kuni", "Controller") == "Shadowlands"
     assert (cell(turn, "Stockpile", 2, "Faction"), cell(turn, "Stockpile", 3, "Faction")) == ("Shadowlands", "Crab")
-
-
-def test_an_experienced_unit_loses_the_trait_below_three_quarters_experienced_models() -> None:
-    units = [unit("Veterans", "Crab", "Hida Ashigaru Spearmen", "Hida", 15, "Gunso", Experienced=True),
-             unit("Old Guard", "Crab", "Hida Ashigaru Spearmen", "Kuni", 15, "Gunso", Experienced=True)]  # fmt: skip
-    replace = [{"Turn": 1, "Faction": "Crab", "Action": "replace", "Item": "Hida Ashigaru Spearmen", "Count": 5,
-                "Target": "Veterans"},
-               {"Turn": 1, "Faction": "Crab", "Action": "replace", "Item": "Hida Ashigaru Spearmen", "Count": 6,
-                "Target": "Old Guard"}]  # fmt: skip
-    turn = make_turn(state(units=units, purchases=replace))
-    buying.purchases(turn)
-    new_forces.place_new_forces(turn)
-    assert (cell(turn, "Units", "Veterans", "Models"), cell(turn, "Units", "Veterans", "Experienced")) == (20, True)
-    assert (cell(turn, "Units", "Old Guard", "Models"), cell(turn, "Units", "Old Guard", "Experienced")) == (21, False)
-    assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 11 * 8
 
 
 def test_an_alliance_the_gm_marks_broken_ends_and_units_bought_from_the_ally_are_lost() -> None:
@@ -172,4 +156,23 @@ def test_validate_on_a_paused_turn_reports_battle_results_that_resolve_would_ref
              {"Turn": 1, "Province": "Shiro", "Unit": "Goblins", "Final Status": "Destroyed"}]  # fmt: skip
     assert [str(p) for p in problems({"phase": "battle"}, units=units, battle_results=typed)] == [
         "Battle Results, row 3, column Models Lost: found '12'; at most the 10 models of Wall"
+    ]
+
+
+def test_what_units_and_personalities_carry_and_the_ally_costs_are_named_rightly() -> None:
+    from tests.clan_war_support import factions, person
+
+    people = [*default_people(), person("Hida Aki", "Crab", "Hida Bushi", "Hida", Items="Yari, Excalibur, Gunso")]
+    wall = unit("Wall", "Crab", "Hida Heavy Infantry", "Hida", 10, Tattoos="Yari", Experienced=True,
+                Experienced_Models=12)  # fmt: skip
+    rows = factions()
+    rows[0]["Ally Costs"] = "Crane 110%, Phoenix"
+    assert errors(personalities=people, units=[wall], factions=rows) == [
+        "Factions, row 2, column Ally Costs: found 'Phoenix'; a clan and its cost modifier, as 'Phoenix 120%', "
+        "comma-separated",
+        "Units, row 2, column Tattoos: found 'Yari'; a Catalogue item of kind Tattoo (it is a Equipment)",
+        "Units, row 2, column Experienced Models: found '12'; at most its Models (10)",
+        "Personalities, row 4, column Items: found 'Excalibur'; a name from the Catalogue tab",
+        "Personalities, row 4, column Items: found 'Gunso'; a Catalogue item of kind Special Item, Spell, Equipment, "
+        "Tattoo (it is a Leadership Package)",
     ]

@@ -8,7 +8,8 @@ from collections.abc import Hashable
 from typing import Any
 
 from sheets_engine.clan_war.game import Turn, is_unaligned, played_clans
-from sheets_engine.clan_war.purchases import Price, Refused, check_unique, pay
+from sheets_engine.clan_war.koku import Price, Refused, pay
+from sheets_engine.clan_war.purchases import check_unique
 from sheets_engine.clan_war.schema import BidStatus, ItemKind
 
 

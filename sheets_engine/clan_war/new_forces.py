@@ -8,7 +8,9 @@ Stockpile." Replacement models join their unit, command group models their perso
 
 Accepted Purchases rows and won Bids are placed in row order, special items last (so that a personality
 placed this turn may receive one). A row whose forces cannot join yet stays Accepted, saying why, and is
-placed in a later recovery phase: a special item nobody may receive this turn (clan_war.equipment).
+placed in a later recovery phase: a special item nobody may receive this turn (clan_war.equipment), a
+tattoo or new troops for a unit Yokuni tattooed that did not spend the whole turn in the Togashi province
+(clan_war.tattoos).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from sheets_engine.clan_war.bids import join_at
 from sheets_engine.clan_war.experience import join_models
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.items import store
-from sheets_engine.clan_war.purchases import count_of
+from sheets_engine.clan_war.koku import count_of
 from sheets_engine.clan_war.schema import (
     RINGS,
     Action,
@@ -31,6 +33,7 @@ from sheets_engine.clan_war.schema import (
     PurchaseStatus,
     UnitStatus,
 )
+from sheets_engine.clan_war.tattoos import place_tattoo, replacements_wait
 
 WAITS = ". Waits: "  # what a row still Accepted after a recovery phase says about why
 
@@ -147,9 +150,14 @@ def place(turn: Turn, row: dict[str, Any], entry: dict[str, Any], cause: str) ->
         library = str(row["Province"]) if kind == ItemKind.SPELL.value else ""
         store(draft, faction, item, count, library, cause)
         return f"{count} {item} in " + (f"the library at {library}" if library else "the stockpile"), True
+    if row["Action"] == Action.TATTOO.value:
+        return place_tattoo(turn, row, cause)
     if row["Action"] == Action.REPLACE.value:
         if draft.get("Units", target, "Status") == UnitStatus.DESTROYED.value:
             return f"{target} was destroyed before they joined it; the models are lost", True
+        wait = replacements_wait(turn, target)
+        if wait:
+            return wait, False
         lost_trait = join_models(turn, target, count, 0, cause)  # new models: inexperienced
         return f"{count} models join {target}" + (f"; {lost_trait}" if lost_trait else ""), True
     if kind == ItemKind.COMMAND_GROUP.value:

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from sheets_engine.clan_war import alliances, battles, bids, movement, new_forces, purchases, recovery, results
+from sheets_engine.clan_war import alliances, battles, bids, movement, new_forces, recovery, results
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import Phase
 from sheets_engine.clan_war.settings import read_settings
+from sheets_engine.clan_war.start import orders as start_orders
 from sheets_engine.core.deadlines import local_text
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.lifecycle import RunLedger, RunStatus, nothing_to_do, paused
@@ -78,7 +79,7 @@ _FIRST: list[tuple[str, Step]] = [
     ("start: a new turn", reset_flags),
     ("start: alliances broken", alliances.broken_by_the_gm),
     ("start: alliances declared", alliances.declare),
-    ("start: purchases", purchases.purchases),
+    ("start: purchases, promotions, assignments", start_orders),
     ("start: sealed bids", bids.bids),
     ("primary movement", movement.primary),
     ("cavalry movement", movement.cavalry),

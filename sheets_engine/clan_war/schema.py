@@ -75,15 +75,24 @@ class PersonalityStatus(StrEnum):
 
 
 class Action(StrEnum):
-    """The Purchases tab's actions (start phase)."""
+    """The Purchases tab's actions: everything the start phase allows, in any order (row order)."""
 
     BUY = "buy"
     PROMOTE = "promote"
     REPLACE = "replace"
     UPGRADE = "upgrade"
     STOCKPILE = "stockpile"
-    ASSIGN = "assign"
-    SWAP = "swap"
+    TATTOO = "tattoo"  # Togashi Yokuni tattoos the unit he leads
+    ASSIGN = "assign"  # from the stockpile (or a library) onto a personality
+    SWAP = "swap"  # from one personality to another at the same province
+    RETURN = "return"  # from a personality back to the stockpile (or a library)
+    LEAD = "lead"  # a personality takes command of a unit at its province
+    JOIN = "join"  # a personality joins a unit at its province, as an associated personality
+    LEAVE = "leave"  # a personality leaves its unit (and the units it commands)
+    TRANSFER = "transfer"  # models shifted from one unit to another (or a new one) at the same province
+
+
+ITEMLESS = (Action.LEAD, Action.JOIN, Action.LEAVE, Action.TRANSFER)  # Purchases rows with no Item
 
 
 class PurchaseStatus(StrEnum):
