@@ -311,5 +311,5 @@ def test_a_personality_won_by_a_bid_with_no_province_joins_only_where_the_factio
     people = outcome.state.frame("Personalities")
     assert (people.at["Hida Kisada", "Province"], people.at["Toku", "Province"]) == ("Pass", "Hida")
     assert outcome.state.frame("Bids").at[2, "Result"] == (
-        "won Toku for 60 koku; joins the army at Hida in the recovery phase. Placed at Hida"
+        "won Toku for 60 koku; joins the army at Hida in the recovery phase. Placed: Toku at Hida"
     )

@@ -54,20 +54,51 @@ def place_new_forces(turn: Turn) -> None:
             continue
         _settle(turn, key, row, place(turn, row, entry, _cause(row)))
     bids = draft.frame("Bids")
+    won: list[Hashable] = []
     for key in list(bids.index):
         row = draft.row("Bids", key)
-        if row["Turn"] != turn.number or row["Status"] != BidStatus.WON.value:
+        if row["Turn"] > turn.number or row["Status"] != BidStatus.WON.value:
             continue
         entry = turn.catalogue(str(row["Personality"]))
         assert entry is not None
-        province = join_at(turn, row)
-        cause = f"bid for {row['Personality']} by {row['Faction']}: placed"
-        _new_personality(turn, str(row["Personality"]), str(row["Faction"]), entry, province, "", cause)
-        draft.set("Bids", key, "Status", BidStatus.PLACED.value, cause)
-        draft.set("Bids", key, "Result", f"{row['Result']}. Placed at {province}", cause)
+        if entry["Kind"] == ItemKind.SPECIAL_ITEM.value:
+            won.append(key)
+            continue
+        _settle_bid(turn, key, row, place(turn, as_purchase(turn, row, entry), entry, _bid_cause(row)))
     for key in last:
         row = draft.row("Purchases", key)
         _settle(turn, key, row, equipment.place_special_item(turn, row, _cause(row)))
+    for key in won:
+        row = draft.row("Bids", key)
+        entry = turn.catalogue(str(row["Personality"]))
+        placed = equipment.place_special_item(turn, as_purchase(turn, row, entry), _bid_cause(row))
+        _settle_bid(turn, key, row, placed)
+
+
+def as_purchase(turn: Turn, row: dict[str, Any], entry: dict[str, Any] | None) -> dict[str, Any]:
+    """A won bid as the purchase it amounts to (what is placed, where)."""
+    kind = entry["Kind"] if entry else ""
+    stocked = kind in (ItemKind.SPELL.value, ItemKind.EQUIPMENT.value)
+    province = join_at(turn, row) if kind == ItemKind.PERSONALITY.value else str(row["Province"])
+    return {"Faction": row["Faction"], "Action": Action.STOCKPILE.value if stocked else Action.BUY.value,
+            "Item": row["Personality"], "Count": row["Count"], "Target": row["Target"], "Province": province,
+            "Result": row["Result"]}  # fmt: skip
+
+
+def _bid_cause(row: dict[str, Any]) -> str:
+    return f"bid for {row['Personality']} by {row['Faction']}: placed"
+
+
+def _settle_bid(turn: Turn, key: Hashable, row: dict[str, Any], placed: tuple[str, bool]) -> None:
+    """Placed with what joined, or still Won with why it waits."""
+    text, done = placed
+    won = str(row["Result"]).split(WAITS)[0]
+    if done:
+        turn.draft.set("Bids", key, "Status", BidStatus.PLACED.value, _bid_cause(row))
+        turn.draft.set("Bids", key, "Result", f"{won}. Placed: {text}", _bid_cause(row))
+    else:
+        turn.draft.set("Bids", key, "Result", f"{won}{WAITS}{text}", f"{_bid_cause(row)}: waits")
+        turn.summary["bids waiting"] += 1
 
 
 def _cause(row: dict[str, Any]) -> str:

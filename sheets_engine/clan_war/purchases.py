@@ -27,7 +27,7 @@ from sheets_engine.core.cells import is_blank
 GONE = (PersonalityStatus.DEAD.value, PersonalityStatus.RELEASED.value)
 
 
-def _placed_at(turn: Turn, faction: str, province: str) -> str:
+def placed_at(turn: Turn, faction: str, province: str) -> str:
     if not province:
         raise Refused("name the Province where the new forces join the army")
     if turn.start_control.get(province) != faction:
@@ -178,7 +178,7 @@ def _accepted_for(turn: Turn, unit: str) -> int:
     return int(sum(1 if c is None else int(c) for c in rows["Count"]))
 
 
-def _free_name(turn: Turn, name: str) -> None:
+def free_name(turn: Turn, name: str) -> None:
     released = turn.draft.has("Personalities", name) and (
         turn.draft.get("Personalities", name, "Status") == PersonalityStatus.RELEASED.value
     )  # a personality lost with a broken alliance is not Dead: hired again, its row comes back
@@ -204,13 +204,16 @@ def buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         raise Refused(f"{item} is a tattoo: use the tattoo action on the unit Togashi Yokuni leads")
     if kind == ItemKind.PERSONALITY.value and is_unaligned(str(entry["Clan"])) and entry["Unique"]:
         raise Refused(f"{item} is an unaligned unique personality: recruit it through Bids")
+    unique_item = kind == ItemKind.SPECIAL_ITEM.value and is_unaligned(str(entry["Clan"])) and entry["Unique"]
+    if unique_item and turn.settings.unique_item_bids:
+        raise Refused(f"{item} is an unaligned unique item, and this campaign bids for those: recruit it through Bids")
     check_unique(turn, entry)
     if kind == ItemKind.COMMAND_GROUP.value:
         return _command_group(turn, row, entry, count, cause)
     if kind == ItemKind.SPECIAL_ITEM.value:
         target = str(row["Target"])
         mine = turn.draft.has("Personalities", target) and turn.draft.get("Personalities", target, "Faction") == faction
-        if not (mine or _bought_personality(turn, faction, target)):
+        if not (mine or bought_personality(turn, faction, target)):
             raise Refused(f"a special item must be assigned to a personality of {faction}: name one as Target")
         _in_play(turn, target)
         check_three(turn, faction, entry, 1)
@@ -224,11 +227,11 @@ def buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         check_size(entry, count)
         check_units(turn, faction, entry)
         check_models(turn, faction, entry, count)
-    province = _placed_at(turn, faction, str(row["Province"]))
+    province = placed_at(turn, faction, str(row["Province"]))
     name = str(row["Target"]) or (item if entry["Unique"] else "")
     if not name:
         raise Refused("name the new unit or personality in Target")
-    _free_name(turn, name)
+    free_name(turn, name)
     price = price_of(turn, faction, entry, count, bool(row["Ally OK"]))
     pay(turn, faction, price, cause)
     what = f"{count} models of {item}" if kind == ItemKind.UNIT.value else item
@@ -243,7 +246,7 @@ def _in_play(turn: Turn, person: str) -> None:
         raise Refused(f"{person} is {status}: name a personality in play as Target")
 
 
-def _bought_personality(turn: Turn, faction: str, name: str) -> bool:
+def bought_personality(turn: Turn, faction: str, name: str) -> bool:
     """Is `name` a personality the faction bought earlier this turn? (Placed in row order, before its items.)"""
     frame = turn.draft.frame("Purchases")
     rows = frame[

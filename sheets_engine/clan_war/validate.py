@@ -12,6 +12,7 @@ from typing import Any
 
 from sheets_engine.clan_war import battles, results
 from sheets_engine.clan_war.alliances import broken_by_the_gm
+from sheets_engine.clan_war.bids import BID_KINDS
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.koku import parse_costs
 from sheets_engine.clan_war.schema import ITEMLESS, NEUTRAL, ItemKind, PersonalityStatus, Phase
@@ -149,7 +150,7 @@ def check(state: GameState) -> list[Problem]:
             purchases.add(key, "From", row["From"], expected_name("Units or Personalities", row["From"], movers))
     bids = _Tab(state, "Bids", problems)
     bids.names("Faction", "Factions", allow_empty=False)
-    bids.kinds("Personality", (ItemKind.PERSONALITY, ItemKind.UNIT))
+    bids.kinds("Personality", BID_KINDS)
     bids.names("Province", "Provinces")
     moves = _Tab(state, "Moves", problems)
     moves.names("Faction", "Factions", allow_empty=False)
