@@ -16,7 +16,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_engine.clan_war import alliances, experience
+from sheets_engine.clan_war import alliances, experience, reincarnation, sides
 from sheets_engine.clan_war.experience import lose_models
 from sheets_engine.clan_war.game import Turn, share
 from sheets_engine.clan_war.schema import NEUTRAL, RINGS, PersonalityStatus, Special, UnitStatus
@@ -103,18 +103,14 @@ def result_rows(turn: Turn, province: str) -> list[tuple[Hashable, dict[str, Any
     return [(k, turn.draft.row("Battle Results", k)) for k in keys]
 
 
-def winning_side(turn: Turn, battle: Battle, winner: str) -> set[str]:
-    """The winner and its allies among the factions that fought."""
-    return {winner} | {f for f in battle.factions if f in turn.allies(winner)}
-
-
 def apply(turn: Turn, battle: Battle) -> None:
     """Apply the GM's results of one battle (they have been checked)."""
     draft = turn.draft
     rows = result_rows(turn, battle.province)
     winner = next(str(r["Winner"]) for _, r in rows if r["Winner"])
     control = next(str(r["Control"]) for _, r in rows if r["Winner"])
-    side = winning_side(turn, battle, winner)
+    switched = sides.switches(rows)
+    side = sides.winning_side(turn, battle.factions, winner, switched)
     losers = set(battle.factions) - side
     cause = f"battle at {battle.province}"
     dice = turn.dice.stream("battle", battle.province)
@@ -137,8 +133,15 @@ def apply(turn: Turn, battle: Battle) -> None:
             won = str(draft.get("Units", row["Unit"], "Faction")) in side
             status[str(row["Unit"])] = _unit_result(turn, battle, row, won, withdraw)
     for _, row in rows:
-        if row["Personality"]:
-            death_roll(turn, str(row["Personality"]), int(row["Wounds Over Max"]), dice, cause)
+        person, target = str(row["Personality"]), str(row["Reincarnate Into"])
+        if not person:
+            continue
+        if row["Reincarnated"]:
+            reincarnation.in_battle(turn, person, target, cause)
+            continue
+        fate = death_roll(turn, person, int(row["Wounds Over Max"]), dice, cause)
+        if fate == PersonalityStatus.DEAD.value and target and reincarnation.is_ujimitsu(turn, person):
+            turn.reincarnations[person] = target  # he must reincarnate, in the recovery phase
     # the losers' remaining forces (and lone personalities) withdraw with their army
     for faction in sorted(losers):
         target = withdraw.get(faction, "")
@@ -153,6 +156,11 @@ def apply(turn: Turn, battle: Battle) -> None:
         if turn.special(faction) == Special.MONK.value:
             rings = int(draft.get("Factions", faction, "Rings")) + 1
             draft.set("Factions", faction, "Rings", rings, f"{cause}: a Monk victory gains a Ring")
+    for switcher, ally in sides.turned_on(turn, battle.factions, switched):
+        key = alliances.find(turn, switcher, ally)
+        if key is not None:
+            why = f"{switcher} switched sides at {battle.province} in turn {turn.number}, turning on {ally}"
+            alliances.end(turn, key, why)
     alliances.break_opposed(turn, side, losers, battle.province)
     for unit in sorted(present_units):
         if draft.get("Units", unit, "Status") != UnitStatus.DESTROYED.value:
@@ -242,6 +250,9 @@ def _control(turn: Turn, battle: Battle, winner: str, control: str, side: set[st
         new = winner
     draft.set("Provinces", province, "Controller", new, f"{cause}: won by {winner}")
     capture_library(turn, province, new)
+    owner = str(draft.get("Provinces", province, "Original Owner"))
+    if new and owner and owner != new and owner in turn.allies(new) and holder and turn.opposed(new, holder):
+        alliances.liberator_kept(turn, new, owner, province)  # liberated from an enemy, not returned
 
 
 def capture_library(turn: Turn, province: str, new: str) -> None:

@@ -57,6 +57,8 @@ class Turn:
     casualties: dict[str, tuple[int, bool]] = field(default_factory=dict)
     # per unit, how many of those casualties were experienced models (recovered ones come back experienced)
     veterans_lost: dict[str, int] = field(default_factory=dict)
+    # Shiba Ujimitsu died from his rolls: he reincarnates into this personality in the recovery phase
+    reincarnations: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.start_control:

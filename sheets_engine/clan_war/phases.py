@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from sheets_engine.clan_war import alliances, battles, bids, movement, new_forces, recovery, results
+from sheets_engine.clan_war import alliances, battles, bids, movement, new_forces, recovery, reincarnation, results
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import Phase
 from sheets_engine.clan_war.settings import read_settings
@@ -86,6 +86,7 @@ _FIRST: list[tuple[str, Step]] = [
 ]
 _SECOND: list[tuple[str, Step]] = [
     ("reserve movement", movement.reserve),
+    ("recovery: Shiba Ujimitsu reincarnates", reincarnation.in_recovery),
     ("recovery: personalities", recovery.recover_personalities),
     ("recovery: casualties", recovery.recover_casualties),
     ("recovery: new forces", new_forces.place_new_forces),

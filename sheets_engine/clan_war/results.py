@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from sheets_engine.clan_war.battles import Battle, result_rows, winning_side
+from sheets_engine.clan_war import reincarnation, sides
+from sheets_engine.clan_war.battles import Battle, result_rows
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import NEUTRAL, UnitStatus
 from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
@@ -107,7 +108,15 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
                 )
             )
             continue
-        side = winning_side(turn, battle, winner)
+        switched = sides.switches(rows)
+        for key, row in rows:
+            if row["Switched Sides"]:
+                why = sides.switch_problem(turn, battle.factions, str(row["Switched Sides"]), str(row["Sided With"]))
+                column = "Switched Sides" if str(row["Switched Sides"]) not in battle.factions else "Sided With"
+                if why:
+                    found.append(Problem("Battle Results", rows_of.get(key), column, row[column], why))
+        found += reincarnation.problems(turn, battle.province, rows)
+        side = sides.winning_side(turn, battle.factions, winner, switched)
         control = str(wrow["Control"])
         allowed = set(side) | {NEUTRAL}
         owner = str(turn.draft.get("Provinces", battle.province, "Original Owner"))
