@@ -42,6 +42,7 @@ class Settings(BaseModel):
     tattoos_per_unit: Count = 2
     reincarnating_personality: Text = "Shiba Ujimitsu"
     unique_item_bids: Flag = False  # the document's option: unique items are recruited through Bids as well
+    naga_warned: Text = ""  # written by `check`: the Naga duty it last told of (so that it tells each once)
     broken_penalty: Count
     routed_penalty: Count
     # The turn's deadline (optional, as in Sengoku Jidai): a cron run resolves the start of a turn

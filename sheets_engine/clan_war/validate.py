@@ -10,7 +10,7 @@ import difflib
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from sheets_engine.clan_war import battles, results
+from sheets_engine.clan_war import battles, naga, results
 from sheets_engine.clan_war.alliances import broken_by_the_gm
 from sheets_engine.clan_war.bids import BID_KINDS
 from sheets_engine.clan_war.game import Turn
@@ -167,7 +167,23 @@ def check(state: GameState) -> list[Problem]:
             alliances.add(key, "Faction B", row["Faction B"], "another faction (a faction cannot ally with itself)")
     if not problems and settings is not None and settings.phase == Phase.BATTLE.value:
         problems += _typed_results(state, settings)
+    if settings is not None and settings.phase == Phase.START.value and not _errors(problems):
+        problems += _naga_duties(state, settings)
     return problems
+
+
+def _errors(problems: list[Problem]) -> bool:
+    return any(p.severity is Severity.ERROR for p in problems)
+
+
+def _naga_duties(state: GameState, settings: Settings) -> list[Problem]:
+    """Warnings for the GM: a Naga unit that could attack the Shadowlands or the corrupt and is not ordered to."""
+    turn = Turn(Draft(state), settings, Dice(settings.seed, settings.turn), settings.turn)
+    rows = state.rows["Units"]
+    return [
+        Problem("Units", rows.get(d.unit), "Province", d.province, f"a Moves row: {d.sentence()}", Severity.WARNING)
+        for d in naga.unmet(turn)
+    ]
 
 
 def _typed_results(state: GameState, settings: Settings) -> list[Problem]:
