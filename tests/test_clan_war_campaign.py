@@ -1,5 +1,5 @@
 """The Clan War demo campaign end to end, through the CLI: init, validate, a turn that pauses for its
-battles, refused while results are missing, completed once the GM has typed them, and rolled back."""
+battles, nothing to do while results are missing, completed once the GM has typed them, and rolled back."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,7 +76,16 @@ def fill_results(path: Path) -> None:
     book.save(path)
 
 
+def validated(path: Path) -> list[str]:
+    """`validate` after a step: it must pass (exit 0); the warnings it gives, as text."""
+    said = cli("validate", str(path), "--json")
+    assert said.returncode == 0, said.stdout
+    return [f"{p['tab']}, {p['column']}: {p['expected']}" for p in json.loads(said.stdout)["problems"]]
+
+
 def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_path: Path) -> None:
+    """The issue's end to end: purchases, bids, moves, two battles, the GM's results, a special item bought for a
+    personality who battled; it resolves and validates after every step, and rolls back."""
     path = tmp_path / "cw.xlsx"
     assert cli("init", str(path), "--ruleset", "clan-war", "--demo").returncode == 0
     assert cli("validate", str(path)).stdout == "No problems found.\n"
@@ -99,6 +109,12 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
         [1, "Shiro Hiruma", "Crab, Shadowlands", "Shadowlands", "Shadowlands"],
     ]
     at_pause = cells(path)
+    assert validated(path) == [
+        "Battle Results, Winner: a row with Turn 1, Province Kakita and the Winner of the battle there (Crane, "
+        "Lion): the turn waits for it",
+        "Battle Results, Winner: a row with Turn 1, Province Shiro Hiruma and the Winner of the battle there (Crab, "
+        "Shadowlands): the turn waits for it",
+    ]
 
     waiting = cli("resolve", str(path), "--json")  # a cron run while the GM has not typed the results
     assert waiting.returncode == 0, waiting.stderr
@@ -108,28 +124,34 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
         "(no row with Turn, Province and Winner yet).",
     )
     assert cells(path) == at_pause
-    said = cli("validate", str(path), "--json")
-    assert said.returncode == 0
-    assert [p["expected"] for p in json.loads(said.stdout)["problems"]] == [
-        "a row with Turn 1, Province Kakita and the Winner of the battle there (Crane, Lion): the turn waits for it",
-        "a row with Turn 1, Province Shiro Hiruma and the Winner of the battle there (Crab, Shadowlands): the turn "
-        "waits for it",
-    ]
 
     fill_results(path)
+    assert validated(path) == []
     done = cli("resolve", str(path), "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["headline"] == "Turn 1 resolved (2 battle(s) applied)"
+    assert validated(path) == [
+        "Factions, Daimyo: a living personality of Crane: Doji Hoturi is Dead, so the faction names a new Daimyo"
+    ]
     after = cells(path)
     game = {row[0]: row[1] for row in after["Game"][1:]}
     assert (game["turn"], game["last_resolved_turn"], game["phase"]) == ("2", "1", "start")
-    factions = column(after["Factions"], "Koku")
-    assert factions == {"Crab": 8297, "Crane": 8088, "Lion": 8600, "Shadowlands": 8300}
-    units = column(after["Units"], "Province", "Models", "Status")
-    assert units["Goblin Horde"] == ("Festering Pit", 13, "Ready")  # 10 left, routed: 6, then 7 of 30 back
-    assert units["Crane Duelists"] == ("Kakita", 0, "Destroyed")
-    people = column(after["Personalities"], "Status")
-    assert (people["Doji Hoturi"], people["Kuni Tansen"], people["Toku"]) == ("Dead", "Ready", "Ready")
+    # Crab: 8000 - 80 - 70 - 25 - 40 - 32 (purchases) - 60 (Toku) + 32 (the ally's share) + 500 (taxes: 5)
+    assert column(after["Factions"], "Koku") == {"Crab": 8225, "Crane": 8104, "Lion": 8297, "Shadowlands": 8300}
+    units = column(after["Units"], "Province", "Models", "Status", "Package")
+    assert units["Goblin Horde"] == ("Festering Pit", 13, "Ready", None)  # 10 left, routed: 6, then 7 of 30 back
+    assert units["Crane Duelists"] == ("Kakita", 0, "Destroyed", None)
+    assert units["Crab Spears"] == ("Hida", 20, "Ready", "Hida Chui")  # its Hida Gunso promoted, in family
+    assert units["Unicorn Riders"] == ("Ikoma", 12, "Ready", None)  # Lion's bid for a clan no player plays
+    people = column(after["Personalities"], "Status", "Items")
+    assert (people["Doji Hoturi"], people["Kuni Tansen"], people["Toku"]) == (
+        ("Dead", None), ("Ready", None), ("Ready", None),
+    )  # fmt: skip
+    # the Hammer was bought for Hida Kisada, who battled at Shiro Hiruma: it goes to Kuni Yori, who did not
+    assert (people["Hida Kisada"], people["Kuni Yori"]) == (
+        ("Ready", None), ("Ready", "Yari, Ancestral Hammer of the Crab"),
+    )  # fmt: skip
+    assert all(row[1] != "Ancestral Hammer of the Crab" for row in after["Stockpile"][1:])
     rolls = [row[9] for row in after["History"][1:] if row[3] == "Personalities" and row[4] == "Doji Hoturi"
              and row[5] == "Status"]  # fmt: skip
     assert rolls == ["d10=10 (wound roll of Doji Hoturi); d10=8 (maim roll of Doji Hoturi)"]  # 10 + 1, 8 + 1: Dead
@@ -139,7 +161,28 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     assert cells(path, skip=("History", "Battle Results")) == {
         tab: rows for tab, rows in before.items() if tab not in ("History", "Battle Results")
     }
-    assert cli("validate", str(path)).returncode == 0
+    assert validated(path) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="rollback puts back History's parsed default, not the blank cell: the "
+    "shared History model's fix belongs to issue 26 (helper A); remove this mark once it lands",
+)
+def test_a_rolled_back_turn_restores_the_blank_status_of_hand_typed_moves(tmp_path: Path) -> None:
+    """A GM types Moves rows and leaves Status blank (read as Pending); rollback must leave it blank again."""
+    path = tmp_path / "cw.xlsx"
+    cli("init", str(path), "--ruleset", "clan-war", "--demo")
+    book = openpyxl.load_workbook(path)
+    sheet = book["Moves"]
+    status = [c.value for c in sheet[1]].index("Status") + 1
+    for row in range(2, sheet.max_row + 1):
+        sheet.cell(row, status).value = None
+    book.save(path)
+    before = cells(path, skip=("History",))
+    assert cli("resolve", str(path)).returncode == 0
+    assert cli("rollback", str(path), "--turn", "1").returncode == 0
+    assert cells(path, skip=("History",))["Moves"] == before["Moves"]
 
 
 def test_a_paused_turn_rolls_back_to_every_cell_as_it_was(tmp_path: Path) -> None:
@@ -160,7 +203,7 @@ def test_check_previews_each_pending_purchase_bid_and_move_without_revealing_sea
     checked = cli("check", str(path))
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.startswith(
-        "Turn 1: 0 form response(s) copied, 22 order(s) checked (12 valid now, 5 will fail, 5 depend on dice or "
+        "Turn 1: 0 form response(s) copied, 25 order(s) checked (15 valid now, 4 will fail, 6 depend on dice or "
         "other clans);"
     )
     tabs = cells(path)
