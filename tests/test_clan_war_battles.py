@@ -289,3 +289,15 @@ def test_the_same_sheet_resolves_to_the_same_changes_twice() -> None:
     assert first.changes == second.changes and first.logs == second.logs
     assert first.step == "battle-recovery"
     assert any(c.roll.startswith("d10=") for c in first.changes)
+
+
+def test_a_force_of_yojimbo_troops_alone_is_no_army_and_fights_no_battle() -> None:
+    """ "To be considered an Army, a force must have at least one Unit of non-yojimbo troops"."""
+    units = [unit("Guards", "Crab", "Yojimbo Guard", "Shiro", 6, "Hida Kisada"),
+             unit("Goblins", "Shadowlands", "Goblin Rabble", "Shiro", 20, "Gunso")]  # fmt: skip
+    people = [person("Hida Kisada", "Crab", "Hida Kisada", "Shiro", "Guards", Unique=True), default_people()[1]]
+    turn = make_turn(state(units=units, personalities=people))
+    assert battles.find(turn) == []
+    units.append(unit("Wall", "Crab", "Hida Heavy Infantry", "Shiro", 10, "Gunso"))
+    turn = make_turn(state(units=units, personalities=people))
+    assert [(b.province, b.factions) for b in battles.find(turn)] == [("Shiro", ("Crab", "Shadowlands"))]

@@ -313,3 +313,14 @@ def test_a_personality_won_by_a_bid_with_no_province_joins_only_where_the_factio
     assert outcome.state.frame("Bids").at[2, "Result"] == (
         "won Toku for 60 koku; joins the army at Hida in the recovery phase. Placed: Toku at Hida"
     )
+
+
+def test_generic_personalities_may_be_had_experienced_and_not_each_up_to_three() -> None:
+    """ "You may have experienced and non-experienced versions of the same personality ... if the non-experienced
+    version is also non-unique": three Hida Bushi, and a Hida Bushi (Experienced) besides."""
+    people = [*default_people(), *(person(f"Hida {n}", "Crab", "Hida Bushi", "Hida") for n in ("Aki", "Bo", "Chu"))]
+    turn = start(personalities=people, purchases=[
+        buy("Crab", "Hida Bushi (Experienced)", target="Hida Dan", province="Hida"),
+        buy("Crab", "Hida Bushi", target="Hida Eiji", province="Hida"),
+    ])  # fmt: skip
+    assert [s for s, _ in results(turn, "Purchases")] == ["Accepted", "Rejected"]

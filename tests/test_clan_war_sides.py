@@ -116,3 +116,20 @@ def test_a_liberated_province_returned_to_its_owner_gives_no_such_right() -> Non
     for battle in battles.find(turn):
         battles.apply(turn, battle)
     assert (cell(turn, "Provinces", "Kuni", "Controller"), cell(turn, "Alliances", 2, "Free To Break")) == ("Crab", "")
+
+
+def test_an_allys_ally_is_not_on_the_winners_side_alliances_are_not_shared() -> None:
+    """Crab and Crane are allied, Crane and Naga too, Crab and Naga are not: they fight. Crab wins with Crane;
+    Naga lost, and Crane, on the other side, has broken with it."""
+    crab_crane = {"Faction A": "Crab", "Faction B": "Crane", "Since Turn": 1, "Status": "Active"}
+    units = [unit("Wall", "Crab", "Hida Heavy Infantry", "Pass", 10, "Gunso"),
+             unit("Duelists", "Crane", "Kakita Duelists", "Pass", 10, "Gunso"),
+             unit("Bowmen", "Naga", "Naga Bowmen", "Pass", 10, "Gunso")]  # fmt: skip
+    typed = [result(Winner="Crab"), result(Unit="Bowmen", Left_Table=True, Withdraw_To="Kakita")]
+    turn = make_turn(state(units=units, alliances=[crab_crane, ALLIED], battle_results=typed), rolls=[10] * 6)
+    for battle in battles.find(turn):
+        battles.apply(turn, battle)
+    assert (cell(turn, "Units", "Bowmen", "Province"), cell(turn, "Units", "Duelists", "Province")) == (
+        "Kakita", "Pass",
+    )  # fmt: skip
+    assert (cell(turn, "Alliances", 2, "Status"), cell(turn, "Alliances", 3, "Status")) == ("Active", "Broken")

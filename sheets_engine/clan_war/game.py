@@ -162,11 +162,12 @@ class Turn:
         return bool(entry and entry[flag])
 
     def armies_at(self, province: str) -> dict[str, list[str]]:
-        """The factions with an army in the province (at least one unit) and their units."""
+        """The factions with an army in the province and their units: "To be considered an Army, a force must
+        have at least one Unit of non-yojimbo troops" (the Catalogue's Yojimbo)."""
         found: dict[str, list[str]] = {}
         for unit in self.units(province):
             found.setdefault(str(self.draft.get("Units", unit, "Faction")), []).append(unit)
-        return found
+        return {f: units for f, units in found.items() if not all(self.unit_kind(u, "Yojimbo") for u in units)}
 
     def enemy_forces_at(self, faction: str, province: str) -> bool:
         """Does an opposing faction have units in the province?"""

@@ -237,6 +237,7 @@ class CatalogueRow(Row):
     rank: OptionalCount = Field(default=None, alias="Rank")
     shugenja: Flag = Field(default=False, alias="Shugenja")
     tattooable: Flag = Field(default=False, alias="Tattooable")
+    yojimbo: Flag = Field(default=False, alias="Yojimbo")  # bodyguard troops: alone, they are not an army
 
 
 class UnitRow(Row):
@@ -381,7 +382,7 @@ TABS: tuple[TabSpec, ...] = (
         CatalogueRow,
         key="Item",
         written=False,
-        optional=("Max Units", "Unit Size", "Family", "Rank", "Shugenja", "Tattooable"),
+        optional=("Max Units", "Unit Size", "Family", "Rank", "Shugenja", "Tattooable", "Yojimbo"),
     ),
     TabSpec(
         "Units",
