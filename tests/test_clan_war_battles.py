@@ -301,3 +301,13 @@ def test_a_force_of_yojimbo_troops_alone_is_no_army_and_fights_no_battle() -> No
     units.append(unit("Wall", "Crab", "Hida Heavy Infantry", "Shiro", 10, "Gunso"))
     turn = make_turn(state(units=units, personalities=people))
     assert [(b.province, b.factions) for b in battles.find(turn)] == [("Shiro", ("Crab", "Shadowlands"))]
+
+
+def test_check_on_a_paused_turn_says_which_battles_it_waits_for() -> None:
+    from sheets_engine.clan_war import preview
+
+    checked = preview.preview(state({"phase": "battle"}, **wall_and_goblins()), NOW)
+    assert (checked.summary["checked"], checked.summary["reason"], checked.changes) == (
+        False, "turn 1 waits for the Battle Results of 1 battle(s): Shiro (no row with Turn, Province and Winner yet)",
+        [],
+    )  # fmt: skip

@@ -11,6 +11,9 @@ from typing import Any
 
 import openpyxl
 import pytest
+from click.testing import CliRunner
+
+from sheets_engine.cli import cli as main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -77,10 +80,11 @@ def fill_results(path: Path) -> None:
 
 
 def validated(path: Path) -> list[str]:
-    """`validate` after a step: it must pass (exit 0); the warnings it gives, as text."""
-    said = cli("validate", str(path), "--json")
-    assert said.returncode == 0, said.stdout
-    return [f"{p['tab']}, {p['column']}: {p['expected']}" for p in json.loads(said.stdout)["problems"]]
+    """`validate` after a step (in this process: the CLI's own command, without a new interpreter's start): it
+    must pass (exit 0); the warnings it gives, as text."""
+    said = CliRunner().invoke(main, ["validate", str(path), "--json"])
+    assert said.exit_code == 0, said.output
+    return [f"{p['tab']}, {p['column']}: {p['expected']}" for p in json.loads(said.output)["problems"]]
 
 
 def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_path: Path) -> None:

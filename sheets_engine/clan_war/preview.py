@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
-from sheets_engine.clan_war import naga, phases
+from sheets_engine.clan_war import alliances, battles, naga, phases, results
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import MovePhase, Phase
 from sheets_engine.clan_war.settings import read_settings
@@ -29,7 +29,7 @@ def preview(state: GameState, now: datetime) -> Outcome:
     settings = read_settings(state)
     if settings.last_resolved_turn >= settings.turn or settings.phase != Phase.START.value:
         reason = (
-            f"turn {settings.turn} waits for its Battle Results"
+            _waiting(state, settings.turn)
             if settings.phase == Phase.BATTLE.value
             else f"turn {settings.turn} was already resolved"
         )
@@ -65,6 +65,18 @@ def preview(state: GameState, now: datetime) -> Outcome:
         "depend on dice or other clans": counts["depends"],
     }
     return Outcome(draft.finish(), draft.changes, dict(draft.logs), settings.turn, summary, step="check")
+
+
+def _waiting(state: GameState, number: int) -> str:
+    """What a paused turn waits for, as `resolve` says it (its orders were judged before the battles)."""
+    settings = read_settings(state)
+    turn = Turn(Draft(state), settings, Dice(settings.seed, number), number)
+    alliances.broken_by_the_gm(turn)  # as the resolve does before it finds the battles again
+    found = battles.find(turn)
+    waiting = results.waiting_for(turn, found)
+    if not waiting:
+        return f"turn {number} has its Battle Results: resolve applies them (its orders were checked before)"
+    return results.waiting_reason(number, waiting, len(found))
 
 
 def _naga(state: GameState, number: int, draft: Draft) -> int:

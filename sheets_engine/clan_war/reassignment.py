@@ -29,7 +29,7 @@ from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.koku import Refused, count_of
 from sheets_engine.clan_war.leadership import command_group, package_of, room
 from sheets_engine.clan_war.new_forces import new_unit
-from sheets_engine.clan_war.purchases import check_size, check_units
+from sheets_engine.clan_war.purchases import check_size, check_units, free_name
 from sheets_engine.clan_war.schema import PersonalityStatus, UnitStatus
 
 
@@ -143,6 +143,7 @@ def transfer(turn: Turn, row: dict[str, Any], _entry: Any = None) -> str:
         lost_trait = join_models(turn, target, count, veterans, cause)
         done = f"{count} models of {source} join {target}" + (f"; {lost_trait}" if lost_trait else "")
     else:
+        free_name(turn, target)
         check_size(entry, count)
         check_units(turn, faction, entry)
         values = {"Tattooed": giver["Tattooed"], "Tattoos": giver["Tattoos"], "From Ally": giver["From Ally"]}
