@@ -24,14 +24,15 @@ from typing import Any
 from sheets_engine.clan_war.game import Turn, is_unaligned, played_clans
 from sheets_engine.clan_war.koku import Price, Refused, cost_percent, count_of, modified, pay
 from sheets_engine.clan_war.purchases import (
-    bought_personality,
     check_models,
     check_size,
     check_three,
     check_unique,
     check_units,
     free_name,
+    new_library,
     placed_at,
+    special_item_target,
 )
 from sheets_engine.clan_war.schema import BidStatus, ItemKind
 
@@ -159,15 +160,9 @@ def _check_limits(turn: Turn, row: dict[str, Any], entry: dict[str, Any], count:
         return
     check_three(turn, faction, entry, count if kind != ItemKind.EQUIPMENT.value else 0)
     if kind == ItemKind.SPECIAL_ITEM.value:
-        mine = turn.draft.has("Personalities", target) and turn.draft.get("Personalities", target, "Faction") == faction
-        if not (mine or bought_personality(turn, faction, target)):
-            raise Refused(f"a special item must be assigned to a personality of {faction}: name one as Target")
+        special_item_target(turn, faction, target)
     elif kind == ItemKind.SPELL.value:
-        library = str(row["Province"])
-        if not library or not turn.draft.get("Provinces", library, "Library"):
-            raise Refused("spells are kept at a library: name a province with a library as Province")
-        if turn.start_control.get(library) != faction:
-            raise Refused(f"new spells go to a library {faction} controlled at the start of the turn, not {library}")
+        new_library(turn, faction, str(row["Province"]))
     elif kind == ItemKind.PERSONALITY.value:
         province = str(row["Province"])
         if province and turn.start_control.get(province) != faction:

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheets_engine.clan_war.game import Turn, is_unaligned, played_clans, share
+from sheets_engine.clan_war.schema import UnitStatus
 from sheets_engine.core.cells import split_names
 
 
 class Refused(Exception):
-    """An order the rules do not allow; the message is the player's Result."""
+    """An order the rules do not allow; the message is the player's Result (every start-phase order's)."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,14 @@ class Price:
     cost: int
     ally: str = ""
     ally_share: int = 0
+
+
+def own_unit(turn: Turn, faction: str, unit: str, destroyed: str, column: str = "Target") -> None:
+    """Refused unless `unit` is one of the faction's units still in the field (`destroyed`: why not, if it is not)."""
+    if not unit or not turn.draft.has("Units", unit) or turn.draft.get("Units", unit, "Faction") != faction:
+        raise Refused(f"name a unit of {faction} as {column}")
+    if turn.draft.get("Units", unit, "Status") == UnitStatus.DESTROYED.value:
+        raise Refused(f"{unit} {destroyed}")
 
 
 def count_of(row: dict[str, Any]) -> int:

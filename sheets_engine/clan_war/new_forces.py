@@ -89,31 +89,31 @@ def _bid_cause(row: dict[str, Any]) -> str:
     return f"bid for {row['Personality']} by {row['Faction']}: placed"
 
 
-def _settle_bid(turn: Turn, key: Hashable, row: dict[str, Any], placed: tuple[str, bool]) -> None:
-    """Placed with what joined, or still Won with why it waits."""
-    text, done = placed
-    won = str(row["Result"]).split(WAITS)[0]
-    if done:
-        turn.draft.set("Bids", key, "Status", BidStatus.PLACED.value, _bid_cause(row))
-        turn.draft.set("Bids", key, "Result", f"{won}. Placed: {text}", _bid_cause(row))
-    else:
-        turn.draft.set("Bids", key, "Result", f"{won}{WAITS}{text}", f"{_bid_cause(row)}: waits")
-        turn.summary["bids waiting"] += 1
-
-
 def _cause(row: dict[str, Any]) -> str:
     return f"{row['Action']} {row['Item']} by {row['Faction']}: placed"
 
 
 def _settle(turn: Turn, key: Hashable, row: dict[str, Any], placed: tuple[str, bool]) -> None:
-    """Resolved with what was placed, or still Accepted with why it waits."""
+    """A purchase: Resolved with what was placed, or still Accepted with why it waits."""
+    _placed(turn, "Purchases", key, row, placed, _cause(row))
+
+
+def _settle_bid(turn: Turn, key: Hashable, row: dict[str, Any], placed: tuple[str, bool]) -> None:
+    """A won bid: Placed with what joined, or still Won with why it waits."""
+    _placed(turn, "Bids", key, row, placed, _bid_cause(row))
+
+
+def _placed(turn: Turn, tab: str, key: Hashable, row: dict[str, Any], placed: tuple[str, bool], cause: str) -> None:
     text, done = placed
-    bought = str(row["Result"]).split(WAITS)[0]
-    if done:
-        turn.purchases.resolve(key, f"{bought}. Placed: {text}", _cause(row))
+    paid = str(row["Result"]).split(WAITS)[0]  # what the start phase said, without an earlier wait
+    if not done:
+        turn.draft.set(tab, key, "Result", f"{paid}{WAITS}{text}", f"{cause}: waits")
+        turn.summary[f"{tab.lower()} waiting"] += 1
+    elif tab == "Bids":
+        turn.draft.set(tab, key, "Status", BidStatus.PLACED.value, cause)
+        turn.draft.set(tab, key, "Result", f"{paid}. Placed: {text}", cause)
     else:
-        turn.draft.set("Purchases", key, "Result", f"{bought}{WAITS}{text}", f"{_cause(row)}: waits")
-        turn.summary["purchases waiting"] += 1
+        turn.purchases.resolve(key, f"{paid}. Placed: {text}", cause)
 
 
 def _new_personality(turn: Turn, name: str, faction: str, entry: dict, province: str, ally: str, cause: str) -> None:

@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_engine.clan_war.game import Turn, is_unaligned
-from sheets_engine.clan_war.koku import Price, Refused, pay
+from sheets_engine.clan_war.koku import Price, Refused, own_unit, pay
 from sheets_engine.clan_war.leadership import package_of
 from sheets_engine.clan_war.purchases import GONE, check_three, in_play
-from sheets_engine.clan_war.schema import ItemKind, UnitStatus
+from sheets_engine.clan_war.schema import ItemKind
 from sheets_engine.core.cells import is_blank
 
 GUARDIAN = "Elemental Guardian"  # the Family of the Elemental Guardians
@@ -35,10 +35,7 @@ def promote(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     draft = turn.draft
     if entry["Kind"] != ItemKind.LEADERSHIP_PACKAGE.value:
         raise Refused(f"{new} is not a leadership package: only models are promoted")
-    if not draft.has("Units", unit) or draft.get("Units", unit, "Faction") != faction:
-        raise Refused(f"name a unit of {faction} as Target")
-    if draft.get("Units", unit, "Status") == UnitStatus.DESTROYED.value:
-        raise Refused(f"{unit} was destroyed: there is no model to promote")
+    own_unit(turn, faction, unit, "was destroyed: there is no model to promote")
     clan = str(entry["Clan"])
     if clan != faction and not is_unaligned(clan):
         raise Refused(f"{new} is the {clan}'s leadership package: clan packages stay in the clan")

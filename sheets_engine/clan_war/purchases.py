@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_engine.clan_war.game import Turn, is_unaligned, share
-from sheets_engine.clan_war.koku import Price, Refused, count_of, pay, price_of
+from sheets_engine.clan_war.koku import Price, Refused, count_of, own_unit, pay, price_of
 from sheets_engine.clan_war.leadership import room
 from sheets_engine.clan_war.schema import (
     Action,
@@ -212,10 +212,7 @@ def buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         return _command_group(turn, row, entry, count, cause)
     if kind == ItemKind.SPECIAL_ITEM.value:
         target = str(row["Target"])
-        mine = turn.draft.has("Personalities", target) and turn.draft.get("Personalities", target, "Faction") == faction
-        if not (mine or bought_personality(turn, faction, target)):
-            raise Refused(f"a special item must be assigned to a personality of {faction}: name one as Target")
-        _in_play(turn, target)
+        special_item_target(turn, faction, target)
         check_three(turn, faction, entry, 1)
         price = price_of(turn, faction, entry, 1, bool(row["Ally OK"]))
         pay(turn, faction, price, cause)
@@ -237,6 +234,23 @@ def buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     what = f"{count} models of {item}" if kind == ItemKind.UNIT.value else item
     ally = f" ({price.ally} receives {price.ally_share} koku)" if price.ally else ""
     return f"bought {what} as {name} for {price.cost} koku{ally}; joins the army at {province} in the recovery phase"
+
+
+def special_item_target(turn: Turn, faction: str, target: str) -> None:
+    """A special item must be assigned to a personality of the faction in play (or one bought this turn)."""
+    mine = turn.draft.has("Personalities", target) and turn.draft.get("Personalities", target, "Faction") == faction
+    if not (mine or bought_personality(turn, faction, target)):
+        raise Refused(f"a special item must be assigned to a personality of {faction}: name one as Target")
+    _in_play(turn, target)
+
+
+def new_library(turn: Turn, faction: str, library: str) -> str:
+    """Where a newly purchased spell goes: a library the faction controlled at the start of the turn."""
+    if not library or not turn.draft.get("Provinces", library, "Library"):
+        raise Refused("spells are kept at a library: name a province with a library as Province")
+    if turn.start_control.get(library) != faction:
+        raise Refused(f"new spells go to a library {faction} controlled at the start of the turn, not {library}")
+    return library
 
 
 def _in_play(turn: Turn, person: str) -> None:
@@ -301,11 +315,7 @@ def stockpile(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         raise Refused(f"{item} is a ranged weapon: ranged weapons may not be stockpiled")
     check_unique(turn, entry)
     if kind == ItemKind.SPELL.value:
-        library = str(row["Province"])
-        if not library or not turn.draft.get("Provinces", library, "Library"):
-            raise Refused("spells are kept at a library: name a province with a library as Province")
-        if turn.start_control.get(library) != faction:
-            raise Refused(f"new spells go to a library {faction} controlled at the start of the turn, not {library}")
+        library = new_library(turn, faction, str(row["Province"]))
         check_three(turn, faction, entry, count)
         where = f"the library at {library}"
     else:
@@ -317,10 +327,7 @@ def stockpile(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
 
 def replace(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     faction, unit, count = str(row["Faction"]), str(row["Target"]), count_of(row)
-    if not turn.draft.has("Units", unit) or turn.draft.get("Units", unit, "Faction") != faction:
-        raise Refused(f"name a unit of {faction} as Target")
-    if turn.draft.get("Units", unit, "Status") == UnitStatus.DESTROYED.value:
-        raise Refused(f"{unit} was destroyed: buy a new unit instead")
+    own_unit(turn, faction, unit, "was destroyed: buy a new unit instead")
     if turn.draft.get("Units", unit, "Item") != entry["Item"]:
         raise Refused(
             f"{unit} is a unit of {turn.draft.get('Units', unit, 'Item')}: replacements must be the same troops"

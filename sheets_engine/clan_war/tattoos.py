@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from sheets_engine.clan_war.game import Turn
-from sheets_engine.clan_war.koku import Price, Refused, pay
+from sheets_engine.clan_war.koku import Price, Refused, own_unit, pay
 from sheets_engine.clan_war.leadership import leader_of
 from sheets_engine.clan_war.schema import Action, ItemKind, MoveStatus, PurchaseStatus, UnitStatus
 from sheets_engine.core.cells import split_names
@@ -80,10 +80,7 @@ def tattoo(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     draft = turn.draft
     if entry["Kind"] != ItemKind.TATTOO.value:
         raise Refused(f"{item} is not a tattoo")
-    if not draft.has("Units", unit) or draft.get("Units", unit, "Faction") != faction:
-        raise Refused(f"name a unit of {faction} as Target")
-    if draft.get("Units", unit, "Status") == UnitStatus.DESTROYED.value:
-        raise Refused(f"{unit} has been destroyed")
+    own_unit(turn, faction, unit, "has been destroyed")
     leader = leader_of(turn, unit)
     master = turn.settings.tattoo_master
     if leader is None or not leader.personality or not is_yokuni(turn, leader.name):
