@@ -51,9 +51,9 @@ def factions(**koku: int) -> list[dict[str, Any]]:
     rows = [
         {"Faction": "Crab", "Daimyo": "Hida Kisada"},
         {"Faction": "Crane", "Daimyo": "Doji Hoturi"},
-        {"Faction": "Shadowlands", "Special": "Shadowlands", "Corrupted": True},
-        {"Faction": "Monk", "Special": "Monk"},
-        {"Faction": "Naga", "Special": "Naga"},
+        {"Faction": "Shadowlands", "Daimyo": "Yogo Junzo", "Special": "Shadowlands", "Corrupted": True},
+        {"Faction": "Monk", "Daimyo": "Togashi Mitsu", "Special": "Monk"},
+        {"Faction": "Naga", "Daimyo": "Shahadet", "Special": "Naga"},
     ]
     for row in rows:
         row["Koku"] = koku.get(row["Faction"], 1000)
@@ -69,18 +69,34 @@ def unit(name: str, faction: str, item: str, province: str, models: int, leader:
 
 
 def person(name: str, faction: str, item: str, province: str, unit_: str = "", **values: Any) -> dict:
-    """A Personalities row (rings 3, 4 wounds, 3 void, Command Limit 2, Leadership 1 unless given)."""
+    """A Personalities row (rings 3, 4 wounds, 3 void, Command Limit 30 models, Leadership 1 unless given)."""
     row = {"Personality": name, "Faction": faction, "Item": item, "Province": province, "Unit": unit_,
            "Air": 3, "Earth": 3, "Fire": 3, "Water": 3, "Void": 3, "Wounds": 4, "Max Wounds": 4,
-           "Void Points": 3, "Max Void": 3, "Status": "Ready", "Command Limit": 2, "Leadership": 1}  # fmt: skip
+           "Void Points": 3, "Max Void": 3, "Status": "Ready", "Command Limit": 30, "Leadership": 1}  # fmt: skip
     row.update({k.replace("_", " "): v for k, v in values.items()})
     return row
 
 
 def default_people() -> list[dict[str, Any]]:
-    """The two Daimyos."""
+    """The Crab and Crane Daimyos (the others' are added where a test leaves them out: see `tabs`)."""
     return [person("Hida Kisada", "Crab", "Hida Kisada", "Hida", Unique=True),
             person("Doji Hoturi", "Crane", "Doji Hoturi", "Doji", Unique=True)]  # fmt: skip
+
+
+# Every faction must have a Daimyo: those a test does not place stay at home, away from its battles (the
+# Naga hold no province of the small map: theirs waits at the Monks' Temple, where nobody fights them).
+_HOMES = {"Yogo Junzo": ("Shadowlands", "Pit"), "Togashi Mitsu": ("Monk", "Temple"), "Shahadet": ("Naga", "Temple")}
+
+
+def _with_daimyos(people: list[dict[str, Any]], factions_: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    named = {str(p.get("Personality")) for p in people}
+    extra = []
+    for row in factions_:
+        daimyo = str(row.get("Daimyo") or "")
+        if daimyo in _HOMES and daimyo not in named and _HOMES[daimyo][0] == row["Faction"]:
+            faction, home = _HOMES[daimyo]
+            extra.append(person(daimyo, faction, daimyo, home, Unique=True))
+    return [*people, *extra]
 
 
 def tabs(game: dict[str, Any] | None = None, **rows: list[dict[str, Any]]) -> dict[str, list[list[Any]]]:
@@ -88,6 +104,7 @@ def tabs(game: dict[str, Any] | None = None, **rows: list[dict[str, Any]]) -> di
     (tab names with spaces are passed with underscores: battle_results)."""
     laid = template_tabs(RULESET)
     given = {"provinces": provinces(), "factions": factions(), "personalities": default_people(), **rows}
+    given["personalities"] = _with_daimyos(given["personalities"], given["factions"])
     if game:
         by_key = {r[0]: r for r in laid["Game"][1:]}
         for key, value in game.items():

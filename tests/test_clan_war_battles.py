@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sheets_engine.clan_war import battles, phases, purchases, recovery, results
+from sheets_engine.clan_war import battles, koku, phases, purchases, recovery, results
 from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.core.problems import InvalidCampaign
 from tests.clan_war_support import Fixed, cell, default_people, factions, make_turn, person, provinces, state, unit
@@ -61,27 +61,14 @@ def test_a_personality_that_fails_both_rolls_is_dead_and_a_dead_unique_never_ret
     turn = make_turn(state(**wall_and_goblins()), rolls=[3, 3])  # not below Earth 3, then not below Void 3
     assert battles.death_roll(turn, "Hida Kisada", 0, turn.dice, "battle at Shiro") == "Dead"
     assert (cell(turn, "Units", "Wall", "Leader"), cell(turn, "Personalities", "Hida Kisada", "Unit")) == ("", "")
-    with pytest.raises(purchases.Refused, match="has died: a dead unique personality may never be bought again"):
+    with pytest.raises(koku.Refused, match="has died: a dead unique personality may never be bought again"):
         purchases.check_unique(turn, turn.catalogue("Hida Kisada"))
-
-
-def test_two_experience_checks_subtract_leadership_and_add_the_broken_penalty() -> None:
-    turn = make_turn(state(**wall_and_goblins()), rolls=[3, 6])
-    battles.experience(turn, "Wall", "Broken", turn.dice, "battle at Shiro")
-    # ML: 3 - 1 + 2 = 4 < 5: ML 4; TL: 6 - 1 + 2 = 7, not below 5
-    assert (cell(turn, "Units", "Wall", "ML"), cell(turn, "Units", "Wall", "TL")) == (4, 5)
-
-
-def test_the_routing_penalty_makes_experience_harder() -> None:
-    turn = make_turn(state(**wall_and_goblins()), rolls=[1, 1])
-    battles.experience(turn, "Wall", "Routed", turn.dice, "battle at Shiro")  # 1 - 1 + 4 = 4 < 5 both times
-    assert (cell(turn, "Units", "Wall", "ML"), cell(turn, "Units", "Wall", "TL")) == (4, 4)
 
 
 def _applied(rolls: list[int], **rows: list[dict]) -> object:
     turn = make_turn(state(**rows), rolls=rolls)
     found = battles.find(turn)
-    results.refuse_incomplete(turn, found)
+    results.refuse_unusable(turn, found)
     for battle in found:
         battles.apply(turn, battle)
     return turn
@@ -117,10 +104,24 @@ def test_the_losers_withdraw_only_to_a_province_they_held_at_the_start_of_the_tu
     rows["battle_results"] = [result("Shiro", Winner="Crab")]
     with pytest.raises(InvalidCampaign) as refused:
         _applied([], **rows)
-    assert str(refused.value.problems[0]).endswith(
-        "a Withdraw To on a row of Shadowlands's at Shiro: it lost, and Goblins must withdraw to a province it "
-        "controlled at the start of the turn"
-    )
+    assert [str(p) for p in refused.value.problems] == [
+        "Battle Results, column Unit: found 'Goblins'; a row for Goblins at Shiro with its Withdraw To: Shadowlands "
+        "lost at Shiro: Goblins withdraw to a province Shadowlands controlled at the start of the turn"
+    ]  # not against the winner's row 2: Goblins has no row of its own
+
+
+def test_a_losing_unit_with_no_withdrawal_is_named_at_its_own_row() -> None:
+    rows = wall_and_goblins(battle_results=[
+        result("Shiro", Winner="Crab"),
+        result("Shiro", Unit="Wall", Models_Lost=1),
+        result("Shiro", Unit="Goblins", Models_Lost=5, Final_Status="Broken"),
+    ])  # fmt: skip
+    with pytest.raises(InvalidCampaign) as refused:
+        _applied([], **rows)
+    assert [str(p) for p in refused.value.problems] == [
+        "Battle Results, row 4, column Withdraw To: found an empty cell; the province where Shadowlands lost at "
+        "Shiro: Goblins withdraw to a province Shadowlands controlled at the start of the turn"
+    ]
 
 
 def test_the_losers_do_not_withdraw_into_the_province_they_lost() -> None:
@@ -151,13 +152,16 @@ def test_battle_results_for_a_province_where_no_battle_was_fought_are_refused() 
     ]
 
 
-def test_a_turn_waiting_for_battle_results_is_refused_naming_the_battles() -> None:
-    with pytest.raises(results.ResultsMissing) as refused:
-        phases.resolve_turn(state({"phase": "battle"}, **wall_and_goblins()), NOW)
-    assert str(refused.value) == (
-        "turn 1 is paused for its battles: no Battle Results row with a Winner for the battle at Shiro yet; "
-        "type the results, then resolve again (nothing was written)"
+def test_a_paused_turn_waiting_for_battle_results_is_nothing_to_do_naming_the_battles() -> None:
+    """A cron `resolve` while the GM has not typed the results: nothing to do (exit 0), nothing written."""
+    paused = state({"phase": "battle"}, **wall_and_goblins())
+    outcome = phases.resolve_turn(paused, NOW)
+    assert (outcome.status, outcome.changes, outcome.logs) == (RunStatus.NOTHING, [], {})
+    assert outcome.headline == (
+        "Nothing to do: turn 1 waits for the Battle Results of 1 battle(s): Shiro "
+        "(no row with Turn, Province and Winner yet)."
     )
+    assert outcome.summary["waiting for"] == "Shiro"
 
 
 def test_allied_defenders_keep_the_province_with_its_controller() -> None:
@@ -285,3 +289,25 @@ def test_the_same_sheet_resolves_to_the_same_changes_twice() -> None:
     assert first.changes == second.changes and first.logs == second.logs
     assert first.step == "battle-recovery"
     assert any(c.roll.startswith("d10=") for c in first.changes)
+
+
+def test_a_force_of_yojimbo_troops_alone_is_no_army_and_fights_no_battle() -> None:
+    """ "To be considered an Army, a force must have at least one Unit of non-yojimbo troops"."""
+    units = [unit("Guards", "Crab", "Yojimbo Guard", "Shiro", 6, "Hida Kisada"),
+             unit("Goblins", "Shadowlands", "Goblin Rabble", "Shiro", 20, "Gunso")]  # fmt: skip
+    people = [person("Hida Kisada", "Crab", "Hida Kisada", "Shiro", "Guards", Unique=True), default_people()[1]]
+    turn = make_turn(state(units=units, personalities=people))
+    assert battles.find(turn) == []
+    units.append(unit("Wall", "Crab", "Hida Heavy Infantry", "Shiro", 10, "Gunso"))
+    turn = make_turn(state(units=units, personalities=people))
+    assert [(b.province, b.factions) for b in battles.find(turn)] == [("Shiro", ("Crab", "Shadowlands"))]
+
+
+def test_check_on_a_paused_turn_says_which_battles_it_waits_for() -> None:
+    from sheets_engine.clan_war import preview
+
+    checked = preview.preview(state({"phase": "battle"}, **wall_and_goblins()), NOW)
+    assert (checked.summary["checked"], checked.summary["reason"], checked.changes) == (
+        False, "turn 1 waits for the Battle Results of 1 battle(s): Shiro (no row with Turn, Province and Winner yet)",
+        [],
+    )  # fmt: skip

@@ -1,5 +1,5 @@
 """The Clan War demo campaign end to end, through the CLI: init, validate, a turn that pauses for its
-battles, refused while results are missing, completed once the GM has typed them, and rolled back."""
+battles, nothing to do while results are missing, completed once the GM has typed them, and rolled back."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
+import pytest
+from click.testing import CliRunner
+
+from sheets_engine.cli import cli as main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,6 +43,18 @@ def cells(path: Path, skip: tuple[str, ...] = ()) -> dict[str, list[list[Any]]]:
     return found
 
 
+def column(rows: list[list[Any]], *names: str) -> dict[Any, Any]:
+    """A tab's rows as {first cell: the named columns' values} (one value for one name)."""
+    header = rows[0]
+    at = [header.index(name) for name in names]
+
+    def pick(row: list[Any]) -> Any:
+        values = tuple(row[i] if i < len(row) else None for i in at)
+        return values[0] if len(values) == 1 else values
+
+    return {row[0]: pick(row) for row in rows[1:]}
+
+
 RESULTS = [
     {"Province": "Kakita", "Winner": "Lion"},
     {"Province": "Kakita", "Unit": "Crane Iron Warriors", "Models Lost": 6, "Final Status": "Broken",
@@ -63,7 +79,17 @@ def fill_results(path: Path) -> None:
     book.save(path)
 
 
+def validated(path: Path) -> list[str]:
+    """`validate` after a step (in this process: the CLI's own command, without a new interpreter's start): it
+    must pass (exit 0); the warnings it gives, as text."""
+    said = CliRunner().invoke(main, ["validate", str(path), "--json"])
+    assert said.exit_code == 0, said.output
+    return [f"{p['tab']}, {p['column']}: {p['expected']}" for p in json.loads(said.output)["problems"]]
+
+
 def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_path: Path) -> None:
+    """The issue's end to end: purchases, bids, moves, two battles, the GM's results, a special item bought for a
+    personality who battled; it resolves and validates after every step, and rolls back."""
     path = tmp_path / "cw.xlsx"
     assert cli("init", str(path), "--ruleset", "clan-war", "--demo").returncode == 0
     assert cli("validate", str(path)).stdout == "No problems found.\n"
@@ -87,29 +113,49 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
         [1, "Shiro Hiruma", "Crab, Shadowlands", "Shadowlands", "Shadowlands"],
     ]
     at_pause = cells(path)
+    assert validated(path) == [
+        "Battle Results, Winner: a row with Turn 1, Province Kakita and the Winner of the battle there (Crane, "
+        "Lion): the turn waits for it",
+        "Battle Results, Winner: a row with Turn 1, Province Shiro Hiruma and the Winner of the battle there (Crab, "
+        "Shadowlands): the turn waits for it",
+    ]
 
-    refused = cli("resolve", str(path))
-    assert refused.returncode == 2
-    assert refused.stderr.strip().splitlines()[-1] == (
-        "Error: turn 1 is paused for its battles: no Battle Results row with a Winner for the battle at Kakita and "
-        "Shiro Hiruma yet; type the results, then resolve again (nothing was written)"
+    waiting = cli("resolve", str(path), "--json")  # a cron run while the GM has not typed the results
+    assert waiting.returncode == 0, waiting.stderr
+    assert (json.loads(waiting.stdout)["status"], json.loads(waiting.stdout)["headline"]) == (
+        "nothing_to_do",
+        "Nothing to do: turn 1 waits for the Battle Results of 2 battle(s): Kakita and Shiro Hiruma "
+        "(no row with Turn, Province and Winner yet).",
     )
     assert cells(path) == at_pause
 
     fill_results(path)
+    assert validated(path) == []
     done = cli("resolve", str(path), "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["headline"] == "Turn 1 resolved (2 battle(s) applied)"
+    assert validated(path) == [
+        "Factions, Daimyo: a living personality of Crane: Doji Hoturi is Dead, so the faction names a new Daimyo"
+    ]
     after = cells(path)
     game = {row[0]: row[1] for row in after["Game"][1:]}
     assert (game["turn"], game["last_resolved_turn"], game["phase"]) == ("2", "1", "start")
-    factions = {row[0]: row[3] for row in after["Factions"][1:]}
-    assert factions == {"Crab": 8297, "Crane": 8088, "Lion": 8600, "Shadowlands": 8300}
-    units = {row[0]: (row[3], row[4], row[10]) for row in after["Units"][1:]}
-    assert units["Goblin Horde"] == ("Festering Pit", 13, "Ready")  # 10 left, routed: 6, then 7 of 30 back
-    assert units["Crane Duelists"] == ("Kakita", 0, "Destroyed")
-    people = {row[0]: row[16] for row in after["Personalities"][1:]}
-    assert (people["Doji Hoturi"], people["Kuni Tansen"], people["Toku"]) == ("Dead", "Ready", "Ready")
+    # Crab: 8000 - 80 - 70 - 25 - 40 - 32 (purchases) - 60 (Toku) + 32 (the ally's share) + 500 (taxes: 5)
+    assert column(after["Factions"], "Koku") == {"Crab": 8225, "Crane": 8104, "Lion": 8297, "Shadowlands": 8300}
+    units = column(after["Units"], "Province", "Models", "Status", "Package")
+    assert units["Goblin Horde"] == ("Festering Pit", 13, "Ready", None)  # 10 left, routed: 6, then 7 of 30 back
+    assert units["Crane Duelists"] == ("Kakita", 0, "Destroyed", None)
+    assert units["Crab Spears"] == ("Hida", 20, "Ready", "Hida Chui")  # its Hida Gunso promoted, in family
+    assert units["Unicorn Riders"] == ("Ikoma", 12, "Ready", None)  # Lion's bid for a clan no player plays
+    people = column(after["Personalities"], "Status", "Items")
+    assert (people["Doji Hoturi"], people["Kuni Tansen"], people["Toku"]) == (
+        ("Dead", None), ("Ready", None), ("Ready", None),
+    )  # fmt: skip
+    # the Hammer was bought for Hida Kisada, who battled at Shiro Hiruma: it goes to Kuni Yori, who did not
+    assert (people["Hida Kisada"], people["Kuni Yori"]) == (
+        ("Ready", None), ("Ready", "Yari, Ancestral Hammer of the Crab"),
+    )  # fmt: skip
+    assert all(row[1] != "Ancestral Hammer of the Crab" for row in after["Stockpile"][1:])
     rolls = [row[9] for row in after["History"][1:] if row[3] == "Personalities" and row[4] == "Doji Hoturi"
              and row[5] == "Status"]  # fmt: skip
     assert rolls == ["d10=10 (wound roll of Doji Hoturi); d10=8 (maim roll of Doji Hoturi)"]  # 10 + 1, 8 + 1: Dead
@@ -119,7 +165,28 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     assert cells(path, skip=("History", "Battle Results")) == {
         tab: rows for tab, rows in before.items() if tab not in ("History", "Battle Results")
     }
-    assert cli("validate", str(path)).returncode == 0
+    assert validated(path) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="rollback puts back History's parsed default, not the blank cell: the "
+    "shared History model's fix belongs to issue 26 (helper A); remove this mark once it lands",
+)
+def test_a_rolled_back_turn_restores_the_blank_status_of_hand_typed_moves(tmp_path: Path) -> None:
+    """A GM types Moves rows and leaves Status blank (read as Pending); rollback must leave it blank again."""
+    path = tmp_path / "cw.xlsx"
+    cli("init", str(path), "--ruleset", "clan-war", "--demo")
+    book = openpyxl.load_workbook(path)
+    sheet = book["Moves"]
+    status = [c.value for c in sheet[1]].index("Status") + 1
+    for row in range(2, sheet.max_row + 1):
+        sheet.cell(row, status).value = None
+    book.save(path)
+    before = cells(path, skip=("History",))
+    assert cli("resolve", str(path)).returncode == 0
+    assert cli("rollback", str(path), "--turn", "1").returncode == 0
+    assert cells(path, skip=("History",))["Moves"] == before["Moves"]
 
 
 def test_a_paused_turn_rolls_back_to_every_cell_as_it_was(tmp_path: Path) -> None:
@@ -140,15 +207,15 @@ def test_check_previews_each_pending_purchase_bid_and_move_without_revealing_sea
     checked = cli("check", str(path))
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.startswith(
-        "Turn 1: 0 form response(s) copied, 22 order(s) checked (12 valid now, 5 will fail, 5 depend on dice or "
+        "Turn 1: 0 form response(s) copied, 25 order(s) checked (15 valid now, 4 will fail, 6 depend on dice or "
         "other clans);"
     )
     tabs = cells(path)
-    assert tabs["Purchases"][4][8:] == [
+    assert tabs["Purchases"][4][9:] == [
         "Pending",
         "Check: will fail: Daikyu is a ranged weapon: ranged weapons may not be stockpiled",
     ]
-    assert tabs["Bids"][2][5:] == [
+    assert tabs["Bids"][2][7:] == [
         "Pending",
         "Check: a valid bid; whether it wins depends on the other players' sealed bids",
     ]

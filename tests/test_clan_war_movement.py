@@ -36,14 +36,40 @@ def test_a_unit_needs_a_leader_and_moves_to_an_adjacent_province_with_its_person
 
 
 def test_a_leader_over_its_command_limit_cannot_move_its_units() -> None:
+    """A Command Limit counts models: 3 bands of 5 are 15 models, more than a limit of 14 (12 move: 14 or fewer)."""
     units = [unit(f"Band {n}", "Crab", "Hida Ashigaru Spearmen", "Hida", 5, "Hida Kisada") for n in (1, 2, 3)]
-    people = [person("Hida Kisada", "Crab", "Hida Kisada", "Hida", "Band 1", Unique=True, Command_Limit=2),
+    people = [person("Hida Kisada", "Crab", "Hida Kisada", "Hida", "Band 1", Unique=True, Command_Limit=14),
               default_people()[1]]  # fmt: skip
     turn = run(movement.primary, units=units, personalities=people,
                moves=[move("primary", "Crab", "Band 1", "Kuni")])  # fmt: skip
     assert results(turn, "Moves") == [
-        ("Rejected", "Hida Kisada leads 3 units, more than a Command Limit of 2: Band 1 cannot move"),
+        ("Rejected", "Hida Kisada leads 15 models across its units, more than a Command Limit of 14: Band 1 cannot "
+                     "move"),
+    ]  # fmt: skip
+    units[2]["Models"] = 4
+    turn = run(movement.primary, units=units, personalities=people,
+               moves=[move("primary", "Crab", "Band 1", "Kuni")])  # fmt: skip
+    assert results(turn, "Moves") == [("Resolved", "moved from Hida to Kuni with Hida Kisada")]
+
+
+def test_a_leadership_packages_command_limit_is_checked_too() -> None:
+    """Gunso leads at most 20 models (the template's Catalogue): a unit of 21 led by it does not move."""
+    units = [unit("Big", "Crab", "Hida Ashigaru Spearmen", "Hida", 21, Package="Gunso"),
+             unit("Small", "Crab", "Hida Ashigaru Spearmen", "Hida", 20, Package="Gunso")]  # fmt: skip
+    turn = run(movement.primary, units=units, moves=[move("primary", "Crab", "Big", "Kuni"),
+                                                     move("primary", "Crab", "Small", "Kuni")])  # fmt: skip
+    assert results(turn, "Moves") == [
+        ("Rejected", "Gunso leads 21 models in Big, more than a Command Limit of 20: Big cannot move"),
+        ("Resolved", "moved from Hida to Kuni"),
     ]
+
+
+def test_a_package_leads_when_the_personality_leading_the_unit_cannot() -> None:
+    units = [unit("Wall", "Crab", "Hida Heavy Infantry", "Hida", 10, "Hida Kisada", Package="Hida Gunso")]
+    people = [person("Hida Kisada", "Crab", "Hida Kisada", "Hida", "Wall", Unique=True, Status="Wounded"),
+              default_people()[1]]  # fmt: skip
+    turn = run(movement.primary, units=units, personalities=people, moves=[move("primary", "Crab", "Wall", "Kuni")])
+    assert results(turn, "Moves") == [("Resolved", "moved from Hida to Kuni with Hida Kisada")]  # carried along
 
 
 def test_a_personality_moves_freely_in_friendly_territory_and_once_per_phase_into_hostile_territory() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sheets_engine.clan_war import alliances, bids, phases, purchases, recovery
+from sheets_engine.clan_war import alliances, bids, new_forces, phases
+from sheets_engine.clan_war import start as start_phase
 from tests.clan_war_support import cell, default_people, make_turn, person, provinces, results, state, unit
 
 
@@ -17,7 +18,7 @@ def buy(faction: str, item: str, count: int | None = 1, target: str = "", provin
 def start(rolls: list[int] | None = None, **rows: list[dict]) -> object:
     turn = make_turn(state(**rows), rolls)
     alliances.declare(turn)
-    purchases.purchases(turn)
+    start_phase.orders(turn)
     bids.bids(turn)
     return turn
 
@@ -85,14 +86,16 @@ def test_at_most_three_of_a_non_unique_personality_across_the_force() -> None:
 
 
 def test_generic_leadership_packages_are_unlimited_and_clan_ones_three() -> None:
-    units = [unit(f"Spears {n}", "Crab", "Hida Ashigaru Spearmen", "Hida", 10) for n in range(1, 5)]
-    promotions = [buy("Crab", "Hida Gunso", target=f"Spears {n}", action="promote") for n in range(1, 5)]
-    promotions.append(buy("Crab", "Gunso", target="Spears 4", action="promote"))
+    units = [unit(f"Spears {n}", "Crab", "Hida Ashigaru Spearmen", "Hida", 10) for n in range(1, 6)]
+    promotions = [buy("Crab", "Hida Nikutai", target=f"Spears {n}", action="promote") for n in range(1, 5)]
+    promotions += [buy("Crab", "Nikutai", target=f"Spears {n}", action="promote") for n in (4, 5)]
     turn = start(units=units, purchases=promotions)
-    assert [s for s, _ in results(turn, "Purchases")] == ["Resolved", "Resolved", "Resolved", "Rejected", "Resolved"]
-    assert results(turn, "Purchases")[3][1] == "Crab may have at most 3 of Hida Gunso across its force, and has 3"
-    assert cell(turn, "Units", "Spears 4", "Leader") == "Gunso"
-    assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 3 * 20 - 15
+    assert [s for s, _ in results(turn, "Purchases")] == ["Resolved"] * 3 + ["Rejected"] + ["Resolved"] * 2
+    assert results(turn, "Purchases")[3][1] == "Crab may have at most 3 of Hida Nikutai across its force, and has 3"
+    assert (cell(turn, "Units", "Spears 4", "Package"), cell(turn, "Units", "Spears 5", "Package")) == (
+        "Nikutai", "Nikutai",
+    )  # fmt: skip
+    assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 3 * 10 - 2 * 8
 
 
 def test_a_destroyed_unit_is_not_promoted() -> None:
@@ -129,7 +132,7 @@ def test_allied_units_need_the_allys_ok_cost_the_modifier_and_pay_the_ally_a_fif
         ("Rejected", "Hida Ashigaru Spearmen belongs to the Crab, whom Shadowlands may buy from only as an ally"),
     ]  # fmt: skip
     assert (cell(turn, "Factions", "Crane", "Koku"), cell(turn, "Factions", "Crab", "Koku")) == (808, 1032)
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     assert (cell(turn, "Units", "Loan Guard", "From Ally"), cell(turn, "Units", "Loan Guard", "Models")) == ("Crab", 10)
 
 
@@ -145,7 +148,7 @@ def test_ranged_weapons_may_not_be_stockpiled_and_spells_are_kept_at_a_library()
         ("Rejected", "spells are kept at a library: name a province with a library as Province"),
         ("Accepted", "bought 1 Fires of Purity for 25 koku; in the library at Kuni from the recovery phase"),
     ]
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     stock = turn.draft.frame("Stockpile")
     assert stock[["Faction", "Item", "Count", "Library"]].values.tolist() == [
         ["Crab", "Yari", 20, ""], ["Crab", "Fires of Purity", 1, "Kuni"],
@@ -171,7 +174,7 @@ def test_sealed_bids_the_higher_bid_recruits_at_its_price() -> None:
         ("Lost", "outbid: Crab recruits Toku"),
     ]
     assert (cell(turn, "Factions", "Crab", "Koku"), cell(turn, "Factions", "Crane", "Koku")) == (940, 1000)
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     assert (cell(turn, "Personalities", "Toku", "Faction"), cell(turn, "Bids", 2, "Status")) == ("Crab", "Placed")
 
 
@@ -240,19 +243,9 @@ def test_a_personality_is_upgraded_to_its_experienced_version_for_the_difference
     ]
     kisada = turn.draft.row("Personalities", "Hida Kisada")
     assert (kisada["Item"], kisada["Experienced"], kisada["Max Wounds"], kisada["Command Limit"]) == (
-        "Hida Kisada (Experienced)", True, 6, 5,
+        "Hida Kisada (Experienced)", True, 6, 50,
     )  # fmt: skip
     assert cell(turn, "Factions", "Crab", "Koku") == 940
-
-
-def test_a_special_item_goes_to_a_personality_that_did_not_battle_else_to_the_stockpile() -> None:
-    people = [*default_people(), person("Hida Aki", "Crab", "Hida Bushi", "Hida", Fought=True)]
-    turn = start(personalities=people, purchases=[
-        buy("Crab", "Ancestral Hammer of the Crab", target="Hida Kisada"),
-    ])  # fmt: skip
-    recovery.place_new_forces(turn)
-    assert cell(turn, "Personalities", "Hida Kisada", "Items") == "Ancestral Hammer of the Crab"
-    assert results(turn, "Purchases")[0][0] == "Resolved"
 
 
 def test_a_special_item_may_go_to_a_personality_bought_in_the_same_turn() -> None:
@@ -264,7 +257,7 @@ def test_a_special_item_may_go_to_a_personality_bought_in_the_same_turn() -> Non
     assert results(turn, "Purchases")[1] == (
         "Accepted", "bought Ancestral Hammer of the Crab for 40 koku; Kuni Tansen receives it in the recovery phase",
     )  # fmt: skip
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     assert cell(turn, "Personalities", "Kuni Tansen", "Items") == "Ancestral Hammer of the Crab"
     assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 70 - 40
 
@@ -285,14 +278,15 @@ def test_no_special_item_or_command_group_is_bought_for_a_dead_personality() -> 
 
 def test_a_personality_released_by_a_broken_alliance_is_not_dead_and_may_be_hired_again() -> None:
     people = [*default_people(), person("Matsu Tsuko", "Crane", "Matsu Tsuko", "Doji", Unique=True,
-                                        Status="Released", From_Ally="Lion")]  # fmt: skip
+                                        Status="Released", From_Ally="Lion"),
+              person("Akodo Toturi", "Lion", "Akodo Toturi", "Hida", Unique=True)]  # fmt: skip
     from tests.clan_war_support import factions
 
-    rows = [*factions(), {"Faction": "Lion", "Koku": 1000}]
+    rows = [*factions(), {"Faction": "Lion", "Koku": 1000, "Daimyo": "Akodo Toturi"}]
     turn = start(factions=rows, personalities=people, purchases=[buy("Lion", "Matsu Tsuko", province="Hida")],
                  provinces=provinces(Hida="Lion"))  # fmt: skip
     assert results(turn, "Purchases")[0][0] == "Accepted"
-    recovery.place_new_forces(turn)
+    new_forces.place_new_forces(turn)
     tsuko = turn.draft.row("Personalities", "Matsu Tsuko")
     assert (tsuko["Faction"], tsuko["Province"], tsuko["Status"], tsuko["From Ally"]) == ("Lion", "Hida", "Ready", "")
 
@@ -317,5 +311,16 @@ def test_a_personality_won_by_a_bid_with_no_province_joins_only_where_the_factio
     people = outcome.state.frame("Personalities")
     assert (people.at["Hida Kisada", "Province"], people.at["Toku", "Province"]) == ("Pass", "Hida")
     assert outcome.state.frame("Bids").at[2, "Result"] == (
-        "won Toku for 60 koku; joins the army at Hida in the recovery phase. Placed at Hida"
+        "won Toku for 60 koku; joins the army at Hida in the recovery phase. Placed: Toku at Hida"
     )
+
+
+def test_generic_personalities_may_be_had_experienced_and_not_each_up_to_three() -> None:
+    """ "You may have experienced and non-experienced versions of the same personality ... if the non-experienced
+    version is also non-unique": three Hida Bushi, and a Hida Bushi (Experienced) besides."""
+    people = [*default_people(), *(person(f"Hida {n}", "Crab", "Hida Bushi", "Hida") for n in ("Aki", "Bo", "Chu"))]
+    turn = start(personalities=people, purchases=[
+        buy("Crab", "Hida Bushi (Experienced)", target="Hida Dan", province="Hida"),
+        buy("Crab", "Hida Bushi", target="Hida Eiji", province="Hida"),
+    ])  # fmt: skip
+    assert [s for s, _ in results(turn, "Purchases")] == ["Accepted", "Rejected"]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from sheets_engine.clan_war import alliances, battles, recovery
-from sheets_engine.clan_war import purchases as buying
+from sheets_engine.clan_war import alliances, battles
 from tests.clan_war_support import cell, default_people, make_turn, problems, provinces, state, unit
 
 
@@ -55,8 +54,8 @@ def test_purchases_and_battle_results_name_what_exists() -> None:
     assert found == [
         "Purchases, row 2, column Item: found 'Excalibur'; a name from the Catalogue tab",
         "Battle Results, row 2, column Unit: found 'Wall'; a name from the Units tab",
-        "Battle Results, row 2, column Unit: found 'Wall'; one of Winner (the battle's row), Unit or Personality "
-        "on each row",
+        "Battle Results, row 2, column Unit: found 'Wall'; one of Winner (the battle's row), Unit, Personality or "
+        "Switched Sides on each row",
     ]
 
 
@@ -65,11 +64,22 @@ def test_the_daimyo_is_one_of_the_factions_own_personalities() -> None:
 
     rows = factions()
     rows[0]["Daimyo"] = "Doji Hoturi"
-    rows[1]["Daimyo"] = ""
     assert errors(factions=rows) == [
         "Factions, row 2, column Daimyo: found 'Doji Hoturi'; "
         "a personality of Crab (the Daimyo leads the faction's clan)"
     ]
+
+
+def test_you_must_pick_a_daimyo_for_your_clan() -> None:
+    """A faction with no Daimyo is an error (the document: "You must pick a Daimyo, for your clan")."""
+    from tests.clan_war_support import factions
+
+    rows = factions()
+    rows[1]["Daimyo"] = ""
+    assert [(str(p), p.severity.value) for p in problems(factions=rows)] == [
+        ("Factions, row 3, column Daimyo: found an empty cell; a personality of Crane: you must pick a Daimyo for "
+         "your clan", "error"),
+    ]  # fmt: skip
 
 
 def test_a_dead_daimyo_is_a_warning_asking_for_a_new_one() -> None:
@@ -93,21 +103,6 @@ def test_a_captured_library_loses_the_spells_kept_there() -> None:
     battles.occupy(turn, [])
     assert cell(turn, "Provinces", "Kuni", "Controller") == "Shadowlands"
     assert (cell(turn, "Stockpile", 2, "Faction"), cell(turn, "Stockpile", 3, "Faction")) == ("Shadowlands", "Crab")
-
-
-def test_an_experienced_unit_loses_the_trait_below_three_quarters_experienced_models() -> None:
-    units = [unit("Veterans", "Crab", "Hida Ashigaru Spearmen", "Hida", 15, "Gunso", Experienced=True),
-             unit("Old Guard", "Crab", "Hida Ashigaru Spearmen", "Kuni", 15, "Gunso", Experienced=True)]  # fmt: skip
-    replace = [{"Turn": 1, "Faction": "Crab", "Action": "replace", "Item": "Hida Ashigaru Spearmen", "Count": 5,
-                "Target": "Veterans"},
-               {"Turn": 1, "Faction": "Crab", "Action": "replace", "Item": "Hida Ashigaru Spearmen", "Count": 6,
-                "Target": "Old Guard"}]  # fmt: skip
-    turn = make_turn(state(units=units, purchases=replace))
-    buying.purchases(turn)
-    recovery.place_new_forces(turn)
-    assert (cell(turn, "Units", "Veterans", "Models"), cell(turn, "Units", "Veterans", "Experienced")) == (20, True)
-    assert (cell(turn, "Units", "Old Guard", "Models"), cell(turn, "Units", "Old Guard", "Experienced")) == (21, False)
-    assert cell(turn, "Factions", "Crab", "Koku") == 1000 - 11 * 8
 
 
 def test_an_alliance_the_gm_marks_broken_ends_and_units_bought_from_the_ally_are_lost() -> None:
@@ -149,13 +144,35 @@ def test_a_catalogue_without_the_optional_max_units_column_still_reads() -> None
 
 def test_validate_on_a_paused_turn_reports_battle_results_that_resolve_would_refuse() -> None:
     """The GM types the results and runs validate: it says what the next resolve will refuse, row by row
-    (results not typed yet are no problem: the turn is simply waiting)."""
+    (results not typed yet are a warning saying what the turn waits for, not an error)."""
     units = [unit("Wall", "Crab", "Hida Heavy Infantry", "Shiro", 10, "Gunso"),
              unit("Goblins", "Shadowlands", "Goblin Rabble", "Shiro", 20, "Gunso")]  # fmt: skip
-    assert problems({"phase": "battle"}, units=units) == []
+    assert [(str(p), p.severity.value) for p in problems({"phase": "battle"}, units=units)] == [
+        ("Battle Results, column Winner: found an empty cell; a row with Turn 1, Province Shiro and the Winner of "
+         "the battle there (Crab, Shadowlands): the turn waits for it", "warning"),
+    ]  # fmt: skip
     typed = [{"Turn": 1, "Province": "Shiro", "Winner": "Crab"},
              {"Turn": 1, "Province": "Shiro", "Unit": "Wall", "Models Lost": 12},
              {"Turn": 1, "Province": "Shiro", "Unit": "Goblins", "Final Status": "Destroyed"}]  # fmt: skip
     assert [str(p) for p in problems({"phase": "battle"}, units=units, battle_results=typed)] == [
         "Battle Results, row 3, column Models Lost: found '12'; at most the 10 models of Wall"
+    ]
+
+
+def test_what_units_and_personalities_carry_and_the_ally_costs_are_named_rightly() -> None:
+    from tests.clan_war_support import factions, person
+
+    people = [*default_people(), person("Hida Aki", "Crab", "Hida Bushi", "Hida", Items="Yari, Excalibur, Gunso")]
+    wall = unit("Wall", "Crab", "Hida Heavy Infantry", "Hida", 10, Tattoos="Yari", Experienced=True,
+                Experienced_Models=12)  # fmt: skip
+    rows = factions()
+    rows[0]["Ally Costs"] = "Crane 110%, Phoenix"
+    assert errors(personalities=people, units=[wall], factions=rows) == [
+        "Factions, row 2, column Ally Costs: found 'Phoenix'; a clan and its cost modifier, as 'Phoenix 120%', "
+        "comma-separated",
+        "Units, row 2, column Tattoos: found 'Yari'; a Catalogue item of kind Tattoo (it is a Equipment)",
+        "Units, row 2, column Experienced Models: found '12'; at most its Models (10)",
+        "Personalities, row 4, column Items: found 'Excalibur'; a name from the Catalogue tab",
+        "Personalities, row 4, column Items: found 'Gunso'; a Catalogue item of kind Special Item, Spell, Equipment, "
+        "Tattoo (it is a Leadership Package)",
     ]

@@ -23,12 +23,14 @@ def forbidden(turn: Turn, a: str, b: str) -> str:
 
 def broken_by_the_gm(turn: Turn) -> None:
     """Alliances may be broken at any point: an Active alliance whose Broken Turn the GM has filled ends
-    (at the start of either run of a turn, before any battle is found or applied)."""
+    (at the start of either run of a turn, before any battle is found or applied). One its Free To Break
+    names an owner's right for is broken without penalty, and the Result says so."""
     draft = turn.draft
     for key in list(draft.frame("Alliances").index):
         row = draft.row("Alliances", key)
         if row["Status"] == AllianceStatus.ACTIVE.value and not is_blank(row["Broken Turn"]):
-            end(turn, key, f"broken in turn {int(row['Broken Turn'])} (the GM's record)")
+            free = f"; without penalty for {row['Free To Break']}" if row["Free To Break"] else ""
+            end(turn, key, f"broken in turn {int(row['Broken Turn'])} (the GM's record){free}")
 
 
 def declare(turn: Turn) -> None:
@@ -96,6 +98,19 @@ def end(turn: Turn, key: Hashable, why: str) -> None:
             draft.set("Personalities", person, "Unit", "", f"{cause}: personalities from the ally's clan leave")
     turn.notify("public", "declarations", f"The alliance of {a} and {b} is broken: {why}.")
     turn.summary["alliances broken"] += 1
+
+
+def liberator_kept(turn: Turn, keeper: str, owner: str, province: str) -> None:
+    """A faction liberated its ally's province from an enemy army and kept it: "the original owner may break the
+    alliance without penalty" (recorded on the alliance, told to the owner and the GM)."""
+    key = find(turn, keeper, owner)
+    if key is None:
+        return
+    right = f"{owner}: {keeper} kept {province}, liberated from an enemy in turn {turn.number}, instead of returning it"
+    turn.draft.set("Alliances", key, "Free To Break", right, f"{keeper} keeps {province}, {owner}'s province")
+    message = f"{keeper} kept {province}, your province it liberated: you may break the alliance without penalty."
+    turn.notify(owner, "private", message)
+    turn.notify("gm", "private", f"{owner} may break its alliance with {keeper} without penalty ({right}).")
 
 
 def break_opposed(turn: Turn, winners: set[str], losers: set[str], province: str) -> None:

@@ -6,7 +6,8 @@ controlled at the start of the turn (Routed ones at `routed_regroup` of their st
 remaining forces withdraw there too; the death and wound rolls of every personality taken to 0 wounds;
 control of the province (allied defenders keep it with its controller; a faction the GM names in
 Control: the winner's choice among allies, a liberated ally's province, or neutral); Monks' Rings;
-alliances broken by allies on opposite sides; two experience checks for every surviving unit.
+alliances broken by allies on opposite sides; two experience checks for every surviving unit
+(clan_war.experience).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from sheets_engine.clan_war import alliances
+from sheets_engine.clan_war import alliances, experience, reincarnation, sides
+from sheets_engine.clan_war.experience import lose_models
 from sheets_engine.clan_war.game import Turn, share
 from sheets_engine.clan_war.schema import NEUTRAL, RINGS, PersonalityStatus, Special, UnitStatus
 from sheets_engine.core.dice import Dice
@@ -101,18 +103,14 @@ def result_rows(turn: Turn, province: str) -> list[tuple[Hashable, dict[str, Any
     return [(k, turn.draft.row("Battle Results", k)) for k in keys]
 
 
-def winning_side(turn: Turn, battle: Battle, winner: str) -> set[str]:
-    """The winner and its allies among the factions that fought."""
-    return {winner} | {f for f in battle.factions if f in turn.allies(winner)}
-
-
 def apply(turn: Turn, battle: Battle) -> None:
     """Apply the GM's results of one battle (they have been checked)."""
     draft = turn.draft
     rows = result_rows(turn, battle.province)
     winner = next(str(r["Winner"]) for _, r in rows if r["Winner"])
     control = next(str(r["Control"]) for _, r in rows if r["Winner"])
-    side = winning_side(turn, battle, winner)
+    switched = sides.switches(rows)
+    side = sides.winning_side(turn, battle.factions, winner, switched)
     losers = set(battle.factions) - side
     cause = f"battle at {battle.province}"
     dice = turn.dice.stream("battle", battle.province)
@@ -135,8 +133,15 @@ def apply(turn: Turn, battle: Battle) -> None:
             won = str(draft.get("Units", row["Unit"], "Faction")) in side
             status[str(row["Unit"])] = _unit_result(turn, battle, row, won, withdraw)
     for _, row in rows:
-        if row["Personality"]:
-            death_roll(turn, str(row["Personality"]), int(row["Wounds Over Max"]), dice, cause)
+        person, target = str(row["Personality"]), str(row["Reincarnate Into"])
+        if not person:
+            continue
+        if row["Reincarnated"]:
+            reincarnation.in_battle(turn, person, target, cause)
+            continue
+        fate = death_roll(turn, person, int(row["Wounds Over Max"]), dice, cause)
+        if fate == PersonalityStatus.DEAD.value and target and reincarnation.is_ujimitsu(turn, person):
+            turn.reincarnations[person] = target  # he must reincarnate, in the recovery phase
     # the losers' remaining forces (and lone personalities) withdraw with their army
     for faction in sorted(losers):
         target = withdraw.get(faction, "")
@@ -151,10 +156,15 @@ def apply(turn: Turn, battle: Battle) -> None:
         if turn.special(faction) == Special.MONK.value:
             rings = int(draft.get("Factions", faction, "Rings")) + 1
             draft.set("Factions", faction, "Rings", rings, f"{cause}: a Monk victory gains a Ring")
+    for switcher, ally in sides.turned_on(turn, battle.factions, switched):
+        key = alliances.find(turn, switcher, ally)
+        if key is not None:
+            why = f"{switcher} switched sides at {battle.province} in turn {turn.number}, turning on {ally}"
+            alliances.end(turn, key, why)
     alliances.break_opposed(turn, side, losers, battle.province)
     for unit in sorted(present_units):
         if draft.get("Units", unit, "Status") != UnitStatus.DESTROYED.value:
-            experience(turn, unit, status.get(unit, UnitStatus.READY.value), dice, cause)
+            experience.checks(turn, unit, status.get(unit, UnitStatus.READY.value), dice, cause)
     turn.notify("public", "world", f"{winner} wins the battle at {battle.province}.")
     turn.summary["battles applied"] += 1
 
@@ -169,25 +179,19 @@ def _unit_result(turn: Turn, battle: Battle, row: dict[str, Any], won: bool, wit
     left = models - lost
     turn.casualties[unit] = (lost, won)
     if final == UnitStatus.DESTROYED.value or left <= 0:
-        draft.set("Units", unit, "Models", 0, cause)
+        lose_models(turn, unit, 0, cause)
         draft.set("Units", unit, "Status", UnitStatus.DESTROYED.value, cause)
         for person in turn.personalities():
             if draft.get("Personalities", person, "Unit") == unit:
                 draft.set("Personalities", person, "Unit", "", f"{cause}: its unit was destroyed")
         return UnitStatus.DESTROYED.value
-    draft.set("Units", unit, "Models", left, f"{cause}: {lost} models lost")
+    turn.veterans_lost[unit] = lose_models(turn, unit, left, f"{cause}: {lost} models lost")
     draft.set("Units", unit, "Status", final, cause)
     if row["Left Table"]:
         if final == UnitStatus.ROUTED.value:
             regroup = share(left, turn.settings.rate("routed_regroup"))
-            draft.set(
-                "Units",
-                unit,
-                "Models",
-                regroup,
-                f"{cause}: routed off the table, regroups at "
-                f"{turn.settings.rate('routed_regroup'):.0%} of its strength",
-            )
+            rate = turn.settings.rate("routed_regroup")
+            lose_models(turn, unit, regroup, f"{cause}: routed off the table, regroups at {rate:.0%} of its strength")
         target = str(row["Withdraw To"]) or withdraw.get(str(draft.get("Units", unit, "Faction")), "")
         _withdraw_unit(turn, unit, target, f"{cause}: left the table and regroups")
     return final
@@ -229,30 +233,6 @@ def death_roll(turn: Turn, person: str, over: int, dice: Dice, cause: str) -> st
     return PersonalityStatus.DEAD.value
 
 
-def experience(turn: Turn, unit: str, status: str, dice: Dice, cause: str) -> None:
-    """Two experience checks (ML, then TL): d10 - the leader's Leadership + the Broken or Routing penalty;
-    a result below the stat lowers it by one, for good."""
-    leader = turn.leader_of(unit)
-    leadership = leader[2] if leader else 0
-    penalty = {
-        UnitStatus.BROKEN.value: turn.settings.broken_penalty,
-        UnitStatus.ROUTED.value: turn.settings.routed_penalty,
-    }.get(status, 0)
-    for stat in ("ML", "TL"):
-        roll = dice.roll(10, f"{stat} experience check of {unit}")
-        value = int(turn.draft.get("Units", unit, stat))
-        total = roll.value - leadership + penalty
-        if total < value:
-            turn.draft.set(
-                "Units",
-                unit,
-                stat,
-                value - 1,
-                f"{cause}: experience ({roll.value} - {leadership} + {penalty} = {total} < {value})",
-                str(roll),
-            )
-
-
 def _control(turn: Turn, battle: Battle, winner: str, control: str, side: set[str], cause: str) -> None:
     draft = turn.draft
     province = battle.province
@@ -270,6 +250,9 @@ def _control(turn: Turn, battle: Battle, winner: str, control: str, side: set[st
         new = winner
     draft.set("Provinces", province, "Controller", new, f"{cause}: won by {winner}")
     capture_library(turn, province, new)
+    owner = str(draft.get("Provinces", province, "Original Owner"))
+    if new and owner and owner != new and owner in turn.allies(new) and holder and turn.opposed(new, holder):
+        alliances.liberator_kept(turn, new, owner, province)  # liberated from an enemy, not returned
 
 
 def capture_library(turn: Turn, province: str, new: str) -> None:

@@ -55,6 +55,10 @@ class Turn:
     summary: Counter[str] = field(default_factory=Counter)
     # per faction, casualties of the turn's battles to recover: unit -> (models lost, won)
     casualties: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    # per unit, how many of those casualties were experienced models (recovered ones come back experienced)
+    veterans_lost: dict[str, int] = field(default_factory=dict)
+    # Shiba Ujimitsu died from his rolls: he reincarnates into this personality in the recovery phase
+    reincarnations: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.start_control:
@@ -158,35 +162,16 @@ class Turn:
         return bool(entry and entry[flag])
 
     def armies_at(self, province: str) -> dict[str, list[str]]:
-        """The factions with an army in the province (at least one unit) and their units."""
+        """The factions with an army in the province and their units: "To be considered an Army, a force must
+        have at least one Unit of non-yojimbo troops" (the Catalogue's Yojimbo)."""
         found: dict[str, list[str]] = {}
         for unit in self.units(province):
             found.setdefault(str(self.draft.get("Units", unit, "Faction")), []).append(unit)
-        return found
+        return {f: units for f, units in found.items() if not all(self.unit_kind(u, "Yojimbo") for u in units)}
 
     def enemy_forces_at(self, faction: str, province: str) -> bool:
         """Does an opposing faction have units in the province?"""
         return any(self.opposed(faction, other) for other in self.armies_at(province))
-
-    def leader_of(self, unit: str) -> tuple[str, int, int] | None:
-        """The unit's leader as (name, command limit, leadership), or None if it has none that can lead."""
-        leader = str(self.draft.get("Units", unit, "Leader"))
-        if not leader:
-            return None
-        if self.draft.has("Personalities", leader):
-            person = self.draft.row("Personalities", leader)
-            if person["Status"] != PersonalityStatus.READY.value:
-                return None
-            return leader, int(person["Command Limit"]), int(person["Leadership"])
-        entry = self.catalogue(leader)
-        if entry is not None:
-            return leader, int(entry["Command Limit"]), int(entry["Leadership"])
-        return None
-
-    def commanded_by(self, leader: str) -> list[str]:
-        """The units in the field that a personality leads."""
-        frame = self.draft.frame("Units")
-        return [u for u in self.units() if str(frame.at[u, "Leader"]) == leader]
 
 
 def allies_of(draft: Draft, faction: str) -> set[str]:

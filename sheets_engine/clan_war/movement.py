@@ -1,6 +1,7 @@
 """Primary, cavalry and reserve movement (the document's "Movement").
 
-Moves of a phase are settled in row order. A unit needs a leader within its Command Limit and moves
+Moves of a phase are settled in row order. A unit needs a leader within its Command Limit (counted in
+models: clan_war.leadership) and moves
 to an adjacent province (cavalry and flying units again in the cavalry phase); its attached
 personalities go with it. A personality on its own moves freely through friendly territory and makes
 one move per phase into neutral or enemy territory; in the cavalry phase only cavalry and flying
@@ -16,7 +17,8 @@ from collections.abc import Hashable
 from typing import Any
 
 from sheets_engine.clan_war.game import Turn
-from sheets_engine.clan_war.schema import ItemKind, MovePhase, MoveStatus, PersonalityStatus, Special, UnitStatus
+from sheets_engine.clan_war.leadership import leader_of, over_limit
+from sheets_engine.clan_war.schema import MovePhase, MoveStatus, PersonalityStatus, Special, UnitStatus
 
 
 class Refused(Exception):
@@ -107,16 +109,14 @@ def _move_unit(turn: Turn, phase: MovePhase, unit: str, faction: str, to: str, m
         raise Refused("only cavalry and flying units move in the cavalry phase")
     if unit in moved:
         raise Refused(f"{unit} has moved already this phase (one move to an adjacent province)")
-    leader = turn.leader_of(unit)
+    leader = leader_of(turn, unit)
     if leader is None:
         raise Refused(f"{unit} has no leader able to lead it (a personality or leadership package): it cannot move")
-    name, limit, _ = leader
-    if draft.has("Personalities", name):
-        if draft.get("Personalities", name, "Province") != row["Province"]:
-            raise Refused(f"{unit}'s leader {name} is not with it")
-        led = [u for u in turn.commanded_by(name) if not _command_group(turn, u)]
-        if len(led) > limit:
-            raise Refused(f"{name} leads {len(led)} units, more than a Command Limit of {limit}: {unit} cannot move")
+    if leader.personality and draft.get("Personalities", leader.name, "Province") != row["Province"]:
+        raise Refused(f"{unit}'s leader {leader.name} is not with it")
+    exceeded = over_limit(turn, unit, leader)
+    if exceeded:
+        raise Refused(f"{exceeded}: {unit} cannot move")
     where = str(row["Province"])
     _common(turn, phase, faction, where, to, bool(row["Fought"]), bool(row["Entered Hostile"]))
     if to not in turn.neighbours(where) and not _monk_reach(turn, faction, to):
@@ -217,11 +217,6 @@ def _friendly_reach(turn: Turn, faction: str, start: str, blocked: Any) -> set[s
                 seen.add(nxt)
                 queue.append(nxt)
     return seen
-
-
-def _command_group(turn: Turn, unit: str) -> bool:
-    entry = turn.catalogue(str(turn.draft.get("Units", unit, "Item")))
-    return bool(entry and entry["Kind"] == ItemKind.COMMAND_GROUP.value)
 
 
 def settled(turn: Turn, key: Hashable) -> bool:

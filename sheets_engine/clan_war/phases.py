@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from sheets_engine.clan_war import alliances, battles, bids, movement, purchases, recovery, results
+from sheets_engine.clan_war import alliances, battles, bids, movement, new_forces, recovery, reincarnation, results
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import Phase
 from sheets_engine.clan_war.settings import read_settings
+from sheets_engine.clan_war.start import orders as start_orders
 from sheets_engine.core.deadlines import local_text
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.lifecycle import RunLedger, RunStatus, nothing_to_do, paused
@@ -78,16 +79,17 @@ _FIRST: list[tuple[str, Step]] = [
     ("start: a new turn", reset_flags),
     ("start: alliances broken", alliances.broken_by_the_gm),
     ("start: alliances declared", alliances.declare),
-    ("start: purchases", purchases.purchases),
+    ("start: purchases, promotions, assignments", start_orders),
     ("start: sealed bids", bids.bids),
     ("primary movement", movement.primary),
     ("cavalry movement", movement.cavalry),
 ]
 _SECOND: list[tuple[str, Step]] = [
     ("reserve movement", movement.reserve),
+    ("recovery: Shiba Ujimitsu reincarnates", reincarnation.in_recovery),
     ("recovery: personalities", recovery.recover_personalities),
     ("recovery: casualties", recovery.recover_casualties),
-    ("recovery: new forces", recovery.place_new_forces),
+    ("recovery: new forces", new_forces.place_new_forces),
     ("recovery: taxes", recovery.taxes),
     ("rows no phase settled", left_pending),
 ]
@@ -98,7 +100,8 @@ DICE_PER_ROW = 100
 def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dice | None = None) -> Outcome:
     """Resolve the next step of the Game tab's turn. Pure: the input state is untouched.
 
-    Raises InvalidCampaign (nothing written) when the turn waits for battle results still missing.
+    A paused turn whose Battle Results are not all typed yet is *nothing to do* (naming the battles it waits
+    for); results that cannot be applied as they stand raise InvalidCampaign (nothing written).
     """
     settings = read_settings(state)
     plan = settings.schedule()
@@ -146,7 +149,12 @@ def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dic
     if resuming:
         alliances.broken_by_the_gm(turn)  # broken while the battles were fought: the sides are as they stood
         found = battles.find(turn)
-    results.refuse_incomplete(turn, found)  # with no battles too: a results row of the turn would be ignored
+        waiting = results.waiting_for(turn, found)
+        if waiting:  # the GM has not typed them yet: nothing to do, and nothing a cron job should alert on
+            reason = results.waiting_reason(turn.number, waiting, len(found))
+            summary = {"resolved": False, "reason": reason, "waiting for": ", ".join(waiting)}
+            return Outcome(state, [], {}, settings.turn, summary, RunStatus.NOTHING, nothing_to_do(reason))
+    results.refuse_unusable(turn, found)  # with no battles too: a results row of the turn would be ignored
     for battle in found:
         battles.apply(turn, battle)
     battles.occupy(turn, found)

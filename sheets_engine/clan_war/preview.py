@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
-from sheets_engine.clan_war import phases
+from sheets_engine.clan_war import alliances, battles, naga, phases, results
+from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import MovePhase, Phase
 from sheets_engine.clan_war.settings import read_settings
+from sheets_engine.core.dice import Dice
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.tables import Draft, GameState
 
@@ -27,7 +29,7 @@ def preview(state: GameState, now: datetime) -> Outcome:
     settings = read_settings(state)
     if settings.last_resolved_turn >= settings.turn or settings.phase != Phase.START.value:
         reason = (
-            f"turn {settings.turn} waits for its Battle Results"
+            _waiting(state, settings.turn)
             if settings.phase == Phase.BATTLE.value
             else f"turn {settings.turn} was already resolved"
         )
@@ -50,8 +52,10 @@ def preview(state: GameState, now: datetime) -> Outcome:
                 text, kind = f"valid now: {result}", "valid"
             counts[kind] += 1
             draft.set(tab, key, "Result", PREFIX + text, CAUSE)
+    warned = _naga(state, settings.turn, draft)
     summary = {
         "checked": True,
+        "naga duties": warned,
         "turn": settings.turn,
         "form responses copied": 0,
         "orders checked": sum(counts.values()),
@@ -60,4 +64,33 @@ def preview(state: GameState, now: datetime) -> Outcome:
         "will not count": 0,
         "depend on dice or other clans": counts["depends"],
     }
-    return Outcome(draft.finish(), draft.changes, {}, settings.turn, summary, step="check")
+    return Outcome(draft.finish(), draft.changes, dict(draft.logs), settings.turn, summary, step="check")
+
+
+def _waiting(state: GameState, number: int) -> str:
+    """What a paused turn waits for, as `resolve` says it (its orders were judged before the battles)."""
+    settings = read_settings(state)
+    turn = Turn(Draft(state), settings, Dice(settings.seed, number), number)
+    alliances.broken_by_the_gm(turn)  # as the resolve does before it finds the battles again
+    found = battles.find(turn)
+    waiting = results.waiting_for(turn, found)
+    if not waiting:
+        return f"turn {number} has its Battle Results: resolve applies them (its orders were checked before)"
+    return results.waiting_reason(number, waiting, len(found))
+
+
+def _naga(state: GameState, number: int, draft: Draft) -> int:
+    """Tell the Naga player and the GM of each Naga unit that could attack the Shadowlands or the corrupt and
+    is not ordered to, once: the Game key `naga_warned` keeps what was last told, so a cron `check` repeats
+    nothing (the warnings change when the orders do). Returns how many duties stand unmet."""
+    settings = read_settings(state)
+    duties = naga.unmet(Turn(Draft(state), settings, Dice(settings.seed, number), number))
+    told = "; ".join(f"turn {number}: {d.unit} to {', '.join(d.targets)}" for d in duties)
+    if not draft.has("Game", "naga_warned") or str(draft.get("Game", "naga_warned", "Value")) == told:
+        return len(duties)
+    for duty in duties:
+        message = f"Check before the turn resolves: {duty.sentence()}."
+        draft.notify(number, duty.faction, "orders", message)
+        draft.notify(number, "gm", "private", f"{duty.faction}: {message}")
+    draft.set("Game", "naga_warned", "Value", told, "check: the Naga duties told")
+    return len(duties)

@@ -1,19 +1,18 @@
-"""The start phase's purchases (the document's "Setup" restrictions and "Start"); sealed bids are in
-clan_war.bids.
+"""The start phase's purchases under the document's "Setup" restrictions (uniqueness, three of a kind,
+model and unit limits, allied units, stockpiles, the Daimyo's command group) and replacements for
+casualties. clan_war.start settles each Purchases row; sealed bids are in clan_war.bids.
 
-Every Purchases row of the turn is settled in row order: Accepted (paid now; the new forces join in
-the recovery phase, where the row becomes Resolved), Resolved at once (a promotion, an upgrade), or
-Rejected with the reason.
+A purchase is Accepted (paid now; the new forces join in the recovery phase, where the row becomes
+Resolved: clan_war.new_forces) or Rejected with the reason.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Hashable
-from dataclasses import dataclass
 from typing import Any
 
-from sheets_engine.clan_war.game import Turn, is_unaligned, played_clans, share
+from sheets_engine.clan_war.game import Turn, is_unaligned, share
+from sheets_engine.clan_war.koku import Price, Refused, count_of, own_unit, pay, price_of
+from sheets_engine.clan_war.leadership import room
 from sheets_engine.clan_war.schema import (
     Action,
     BidStatus,
@@ -22,102 +21,13 @@ from sheets_engine.clan_war.schema import (
     PurchaseStatus,
     UnitStatus,
 )
+from sheets_engine.clan_war.tattoos import replacement_surcharge
 from sheets_engine.core.cells import is_blank
 
 GONE = (PersonalityStatus.DEAD.value, PersonalityStatus.RELEASED.value)
 
 
-class Refused(Exception):
-    """A purchase the rules do not allow; the message is the player's Result."""
-
-
-@dataclass(frozen=True)
-class Price:
-    """What a purchase costs the buyer, and the share its clan's player (an ally) receives."""
-
-    cost: int
-    ally: str = ""
-    ally_share: int = 0
-
-
-def purchases(turn: Turn) -> None:
-    """Settle this turn's Pending Purchases rows, in row order."""
-    draft = turn.draft
-    frame = draft.frame("Purchases")
-    for key in list(frame.index):
-        row = draft.row("Purchases", key)
-        if row["Turn"] != turn.number or row["Status"] != PurchaseStatus.PENDING.value:
-            continue
-        cause = f"{row['Action']} {row['Item']} by {row['Faction']}"
-        try:
-            result, accepted = _settle(turn, key, row)
-        except Refused as refusal:
-            turn.purchases.reject(key, str(refusal), cause)
-            turn.summary["purchases refused"] += 1
-            continue
-        if accepted:
-            draft.set("Purchases", key, "Status", PurchaseStatus.ACCEPTED.value, cause)
-            draft.set("Purchases", key, "Result", result, cause)
-        else:
-            turn.purchases.resolve(key, result, cause)
-        turn.summary["purchases made"] += 1
-
-
-def _settle(turn: Turn, key: Hashable, row: dict[str, Any]) -> tuple[str, bool]:
-    action = row["Action"]
-    entry = turn.catalogue(str(row["Item"]))
-    assert entry is not None  # validated
-    if action in (Action.ASSIGN.value, Action.SWAP.value):
-        raise Refused(
-            f"{action} is not handled by the engine (it does not track which equipment each model carries); "
-            "the GM records assignments and swaps in the Personalities tab's Items column"
-        )
-    if action in (Action.BUY.value, Action.STOCKPILE.value, Action.REPLACE.value) and count_of(row) < 1:
-        raise Refused("Count is 0: nothing to buy (give the number of models or items; an empty Count is 1)")
-    if action == Action.STOCKPILE.value:
-        return _stockpile(turn, row, entry), True
-    if action == Action.PROMOTE.value:
-        return _promote(turn, row, entry), False
-    if action == Action.UPGRADE.value:
-        return _upgrade(turn, row, entry), False
-    if action == Action.REPLACE.value:
-        return _replace(turn, row, entry), True
-    return _buy(turn, row, entry), True
-
-
-def count_of(row: dict[str, Any]) -> int:
-    """The Count of a purchase (empty: 1)."""
-    return 1 if row["Count"] is None else int(row["Count"])
-
-
-def pay(turn: Turn, faction: str, price: Price, cause: str) -> None:
-    koku = int(turn.draft.get("Factions", faction, "Koku"))
-    if price.cost > koku:
-        raise Refused(f"costs {price.cost} koku and {faction} has {koku}")
-    turn.draft.set("Factions", faction, "Koku", koku - price.cost, cause)
-    if price.ally_share:
-        got = int(turn.draft.get("Factions", price.ally, "Koku"))
-        turn.draft.set("Factions", price.ally, "Koku", got + price.ally_share, f"{cause}: the ally's share")
-
-
-def price_of(turn: Turn, faction: str, entry: dict[str, Any], count: int, ally_ok: bool) -> Price:
-    """The price of `count` of an item for a faction: its own clan's and unaligned items at cost; another
-    player's clan only as an ally with the ally's OK, at the cost modifier, the ally getting its share."""
-    base = int(entry["Cost"]) * count
-    clan = str(entry["Clan"])
-    if clan == faction or is_unaligned(clan):
-        return Price(base)
-    if clan not in played_clans(turn.draft):
-        raise Refused(f"{entry['Item']} belongs to the {clan}, a clan no player plays: recruit it through Bids")
-    if clan not in turn.allies(faction):
-        raise Refused(f"{entry['Item']} belongs to the {clan}, whom {faction} may buy from only as an ally")
-    if not ally_ok:
-        raise Refused(f"{entry['Item']} is the {clan}'s: buying it needs the ally's OK (Ally OK TRUE)")
-    cost = math.ceil(base * turn.settings.ally_cost_percent / 100)
-    return Price(cost, clan, share(base, turn.settings.rate("ally_share")))
-
-
-def _placed_at(turn: Turn, faction: str, province: str) -> str:
+def placed_at(turn: Turn, faction: str, province: str) -> str:
     if not province:
         raise Refused("name the Province where the new forces join the army")
     if turn.start_control.get(province) != faction:
@@ -128,9 +38,10 @@ def _placed_at(turn: Turn, faction: str, province: str) -> str:
 
 
 def _accepted(turn: Turn, item: str, faction: str | None = None) -> int:
-    """How many of an item this turn's accepted purchases bring (for the faction, or anyone)."""
+    """How many of an item accepted purchases bring (for the faction, or anyone): this turn's, and a special item
+    of an earlier turn still waiting for a personality to receive it."""
     frame = turn.draft.frame("Purchases")
-    rows = frame[(frame["Turn"] == turn.number) & (frame["Status"] == PurchaseStatus.ACCEPTED.value)]
+    rows = frame[frame["Status"] == PurchaseStatus.ACCEPTED.value]
     rows = (
         rows[rows["Item"] == item] if faction is None else rows[(rows["Item"] == item) & (rows["Faction"] == faction)]
     )
@@ -149,9 +60,7 @@ def in_play(turn: Turn, item: str) -> tuple[str, bool]:
         if item in [i.strip() for i in str(items).split(",")]:
             return str(people.at[person, "Faction"]), dead
     frame = turn.draft.frame("Purchases")
-    taken = frame[
-        (frame["Turn"] == turn.number) & (frame["Status"] == PurchaseStatus.ACCEPTED.value) & (frame["Item"] == item)
-    ]
+    taken = frame[(frame["Status"] == PurchaseStatus.ACCEPTED.value) & (frame["Item"] == item)]  # paid, to come
     if len(taken):
         return str(taken["Faction"].iloc[0]), dead
     bids = turn.draft.frame("Bids")
@@ -198,11 +107,8 @@ def force_count(turn: Turn, faction: str, item: str) -> int:
     total = int((mine["Item"] == item).sum())
     total += sum([i.strip() for i in str(items).split(",")].count(item) for items in mine["Items"])
     units = draft.frame("Units")
-    total += int(
-        (
-            (units["Faction"] == faction) & (units["Leader"] == item) & (units["Status"] != UnitStatus.DESTROYED.value)
-        ).sum()
-    )
+    alive = (units["Faction"] == faction) & (units["Status"] != UnitStatus.DESTROYED.value)
+    total += int((alive & ((units["Leader"] == item) | (units["Package"] == item))).sum())
     stock = draft.frame("Stockpile")
     total += int(stock[(stock["Faction"] == faction) & (stock["Item"] == item)]["Count"].sum())
     return total + _accepted(turn, item, faction)
@@ -239,6 +145,12 @@ def check_units(turn: Turn, faction: str, entry: dict[str, Any]) -> None:
         raise Refused(f"a force may have {limit} unit(s) of {entry['Item']}, and {faction} has {have}")
 
 
+def check_size(entry: dict[str, Any], count: int) -> None:
+    """A new unit holds at most its troop type's Unit Size of models (the force profile's restriction)."""
+    if not is_blank(entry["Unit Size"]) and count > int(entry["Unit Size"]):
+        raise Refused(f"a unit of {entry['Item']} holds at most {entry['Unit Size']} models, not {count}")
+
+
 def check_models(turn: Turn, faction: str, entry: dict[str, Any], count: int) -> None:
     """A troop type's model limit counts across the whole force."""
     if is_blank(entry["Max Models"]):
@@ -255,7 +167,18 @@ def check_models(turn: Turn, faction: str, entry: dict[str, Any], count: int) ->
         raise Refused(f"only {limit} models of {entry['Item']} exist for a force, and {faction} has {have}")
 
 
-def _free_name(turn: Turn, name: str) -> None:
+def _accepted_for(turn: Turn, unit: str) -> int:
+    """Replacement models this turn's accepted purchases bring to a unit."""
+    frame = turn.draft.frame("Purchases")
+    rows = frame[
+        (frame["Status"] == PurchaseStatus.ACCEPTED.value)
+        & (frame["Action"] == Action.REPLACE.value)
+        & (frame["Target"] == unit)
+    ]
+    return int(sum(1 if c is None else int(c) for c in rows["Count"]))
+
+
+def free_name(turn: Turn, name: str) -> None:
     released = turn.draft.has("Personalities", name) and (
         turn.draft.get("Personalities", name, "Status") == PersonalityStatus.RELEASED.value
     )  # a personality lost with a broken alliance is not Dead: hired again, its row comes back
@@ -269,7 +192,7 @@ def _free_name(turn: Turn, name: str) -> None:
         raise Refused(f"the name {name} is taken by another purchase this turn")
 
 
-def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
+def buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     faction, item, count = str(row["Faction"]), str(entry["Item"]), count_of(row)
     kind = entry["Kind"]
     cause = f"buy {item} by {faction}"
@@ -278,18 +201,18 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     if kind == ItemKind.LEADERSHIP_PACKAGE.value:
         raise Refused(f"{item} is a leadership package: use the promote action on the unit that gets it")
     if kind == ItemKind.TATTOO.value:
-        raise Refused("tattoos (Togashi Yokuni's campaign rules) are not handled by the engine: the GM records them")
+        raise Refused(f"{item} is a tattoo: use the tattoo action on the unit Togashi Yokuni leads")
     if kind == ItemKind.PERSONALITY.value and is_unaligned(str(entry["Clan"])) and entry["Unique"]:
         raise Refused(f"{item} is an unaligned unique personality: recruit it through Bids")
+    unique_item = kind == ItemKind.SPECIAL_ITEM.value and is_unaligned(str(entry["Clan"])) and entry["Unique"]
+    if unique_item and turn.settings.unique_item_bids:
+        raise Refused(f"{item} is an unaligned unique item, and this campaign bids for those: recruit it through Bids")
     check_unique(turn, entry)
     if kind == ItemKind.COMMAND_GROUP.value:
         return _command_group(turn, row, entry, count, cause)
     if kind == ItemKind.SPECIAL_ITEM.value:
         target = str(row["Target"])
-        mine = turn.draft.has("Personalities", target) and turn.draft.get("Personalities", target, "Faction") == faction
-        if not (mine or _bought_personality(turn, faction, target)):
-            raise Refused(f"a special item must be assigned to a personality of {faction}: name one as Target")
-        _in_play(turn, target)
+        special_item_target(turn, faction, target)
         check_three(turn, faction, entry, 1)
         price = price_of(turn, faction, entry, 1, bool(row["Ally OK"]))
         pay(turn, faction, price, cause)
@@ -298,18 +221,36 @@ def _buy(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         count = 1
     check_three(turn, faction, entry, count if kind != ItemKind.UNIT.value else 0)
     if kind == ItemKind.UNIT.value:
+        check_size(entry, count)
         check_units(turn, faction, entry)
         check_models(turn, faction, entry, count)
-    province = _placed_at(turn, faction, str(row["Province"]))
+    province = placed_at(turn, faction, str(row["Province"]))
     name = str(row["Target"]) or (item if entry["Unique"] else "")
     if not name:
         raise Refused("name the new unit or personality in Target")
-    _free_name(turn, name)
+    free_name(turn, name)
     price = price_of(turn, faction, entry, count, bool(row["Ally OK"]))
     pay(turn, faction, price, cause)
     what = f"{count} models of {item}" if kind == ItemKind.UNIT.value else item
     ally = f" ({price.ally} receives {price.ally_share} koku)" if price.ally else ""
     return f"bought {what} as {name} for {price.cost} koku{ally}; joins the army at {province} in the recovery phase"
+
+
+def special_item_target(turn: Turn, faction: str, target: str) -> None:
+    """A special item must be assigned to a personality of the faction in play (or one bought this turn)."""
+    mine = turn.draft.has("Personalities", target) and turn.draft.get("Personalities", target, "Faction") == faction
+    if not (mine or bought_personality(turn, faction, target)):
+        raise Refused(f"a special item must be assigned to a personality of {faction}: name one as Target")
+    _in_play(turn, target)
+
+
+def new_library(turn: Turn, faction: str, library: str) -> str:
+    """Where a newly purchased spell goes: a library the faction controlled at the start of the turn."""
+    if not library or not turn.draft.get("Provinces", library, "Library"):
+        raise Refused("spells are kept at a library: name a province with a library as Province")
+    if turn.start_control.get(library) != faction:
+        raise Refused(f"new spells go to a library {faction} controlled at the start of the turn, not {library}")
+    return library
 
 
 def _in_play(turn: Turn, person: str) -> None:
@@ -319,7 +260,7 @@ def _in_play(turn: Turn, person: str) -> None:
         raise Refused(f"{person} is {status}: name a personality in play as Target")
 
 
-def _bought_personality(turn: Turn, faction: str, name: str) -> bool:
+def bought_personality(turn: Turn, faction: str, name: str) -> bool:
     """Is `name` a personality the faction bought earlier this turn? (Placed in row order, before its items.)"""
     frame = turn.draft.frame("Purchases")
     rows = frame[
@@ -365,7 +306,7 @@ def _command_group(turn: Turn, row: dict[str, Any], entry: dict[str, Any], count
     return f"{count} models of {entry['Item']} for {target}: {joined}; they join at {where} in the recovery phase"
 
 
-def _stockpile(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
+def stockpile(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     faction, item, count = str(row["Faction"]), str(entry["Item"]), count_of(row)
     kind = entry["Kind"]
     if kind not in (ItemKind.EQUIPMENT.value, ItemKind.SPELL.value):
@@ -374,11 +315,7 @@ def _stockpile(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
         raise Refused(f"{item} is a ranged weapon: ranged weapons may not be stockpiled")
     check_unique(turn, entry)
     if kind == ItemKind.SPELL.value:
-        library = str(row["Province"])
-        if not library or not turn.draft.get("Provinces", library, "Library"):
-            raise Refused("spells are kept at a library: name a province with a library as Province")
-        if turn.start_control.get(library) != faction:
-            raise Refused(f"new spells go to a library {faction} controlled at the start of the turn, not {library}")
+        library = new_library(turn, faction, str(row["Province"]))
         check_three(turn, faction, entry, count)
         where = f"the library at {library}"
     else:
@@ -388,12 +325,9 @@ def _stockpile(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     return f"bought {count} {item} for {price.cost} koku; in {where} from the recovery phase"
 
 
-def _replace(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
+def replace(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
     faction, unit, count = str(row["Faction"]), str(row["Target"]), count_of(row)
-    if not turn.draft.has("Units", unit) or turn.draft.get("Units", unit, "Faction") != faction:
-        raise Refused(f"name a unit of {faction} as Target")
-    if turn.draft.get("Units", unit, "Status") == UnitStatus.DESTROYED.value:
-        raise Refused(f"{unit} was destroyed: buy a new unit instead")
+    own_unit(turn, faction, unit, "was destroyed: buy a new unit instead")
     if turn.draft.get("Units", unit, "Item") != entry["Item"]:
         raise Refused(
             f"{unit} is a unit of {turn.draft.get('Units', unit, 'Item')}: replacements must be the same troops"
@@ -405,60 +339,16 @@ def _replace(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
             "replacements reach a unit in a friendly province"
         )
     check_models(turn, faction, entry, count)
+    limit = room(turn, unit)
+    coming = _accepted_for(turn, unit)
+    if limit is not None and count + coming > limit[0]:
+        more = f" ({coming} bought already this turn)" if coming else ""
+        raise Refused(f"{unit} may take {max(limit[0] - coming, 0)} more models{more}: {limit[1]}")
     ally = str(turn.draft.get("Units", unit, "From Ally"))
     base = int(entry["Cost"]) * count
     price = price_of(turn, faction, entry, count, True) if ally else Price(base)
+    inked = replacement_surcharge(turn, unit, count)  # a Tattooed unit's new models bear its tattoos
+    price = Price(price.cost + inked, price.ally, price.ally_share)
     pay(turn, faction, price, f"replace {entry['Item']} by {faction}")
-    return f"bought {count} models for {unit} for {price.cost} koku; they join it in the recovery phase"
-
-
-def _promote(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
-    faction, unit = str(row["Faction"]), str(row["Target"])
-    if entry["Kind"] != ItemKind.LEADERSHIP_PACKAGE.value:
-        raise Refused(f"{entry['Item']} is not a leadership package: only models are promoted")
-    if not turn.draft.has("Units", unit) or turn.draft.get("Units", unit, "Faction") != faction:
-        raise Refused(f"name a unit of {faction} as Target")
-    if turn.draft.get("Units", unit, "Status") == UnitStatus.DESTROYED.value:
-        raise Refused(f"{unit} was destroyed: there is no model to promote")
-    clan = str(entry["Clan"])
-    if clan != faction and not is_unaligned(clan):
-        raise Refused(f"{entry['Item']} is the {clan}'s leadership package: clan packages stay in the clan")
-    leader = str(turn.draft.get("Units", unit, "Leader"))
-    if leader and turn.draft.has("Personalities", leader):
-        raise Refused(
-            f"{unit} is led by {leader}: the Leader column holds one leader, so the GM adds the package by hand"
-        )
-    check_three(turn, faction, entry, 1)
-    cause = f"promote {entry['Item']} by {faction}"
-    pay(turn, faction, Price(int(entry["Cost"])), cause)
-    turn.draft.set("Units", unit, "Leader", str(entry["Item"]), cause)
-    return f"a model of {unit} promoted to {entry['Item']} for {entry['Cost']} koku"
-
-
-def _upgrade(turn: Turn, row: dict[str, Any], entry: dict[str, Any]) -> str:
-    faction, person = str(row["Faction"]), str(row["Target"])
-    if not turn.draft.has("Personalities", person) or turn.draft.get("Personalities", person, "Faction") != faction:
-        raise Refused(f"name a personality of {faction} as Target")
-    current = str(turn.draft.get("Personalities", person, "Item"))
-    if entry["Experienced Of"] != current:
-        raise Refused(f"{entry['Item']} is not the experienced version of {current}")
-    if turn.draft.get("Personalities", person, "Status") in GONE:
-        raise Refused(f"{person} is out of play")
-    if entry["Unique"]:
-        holder, dead = in_play(turn, str(entry["Item"]))
-        if dead or (holder and holder != faction):
-            raise Refused(f"{entry['Item']} is unique and is in play already or has died")
-    old = turn.catalogue(current)
-    cost = max(0, int(entry["Cost"]) - (int(old["Cost"]) if old else 0))
-    cause = f"upgrade {person} to {entry['Item']} by {faction}"
-    pay(turn, faction, Price(cost), cause)
-    draft = turn.draft
-    draft.set("Personalities", person, "Item", str(entry["Item"]), cause)
-    draft.set("Personalities", person, "Experienced", True, cause)
-    for ring in ("Air", "Earth", "Fire", "Water", "Void"):
-        draft.set("Personalities", person, ring, int(entry[ring]), cause)
-    draft.set("Personalities", person, "Max Wounds", int(entry["Wounds"]), cause)
-    draft.set("Personalities", person, "Max Void", int(entry["Void"]), cause)
-    draft.set("Personalities", person, "Command Limit", int(entry["Command Limit"]), cause)
-    draft.set("Personalities", person, "Leadership", int(entry["Leadership"]), cause)
-    return f"{person} is now {entry['Item']}, for the difference of {cost} koku"
+    tattoos = f" ({inked} of it for their tattoos)" if inked else ""
+    return f"bought {count} models for {unit} for {price.cost} koku{tattoos}; they join it in the recovery phase"

@@ -7,35 +7,37 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from sheets_engine.clan_war.battles import Battle, result_rows, winning_side
+from sheets_engine.clan_war import reincarnation, sides
+from sheets_engine.clan_war.battles import Battle, result_rows
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import NEUTRAL, UnitStatus
-from sheets_engine.core.problems import InvalidCampaign, Problem
-
-
-class ResultsMissing(InvalidCampaign):
-    """The turn waits for Battle Results the GM has not typed yet: nothing was written."""
-
-    def __init__(self, problems: list[Problem], turn: int, provinces: list[str]) -> None:
-        super().__init__(problems)
-        self.message = (
-            f"turn {turn} is paused for its battles: no Battle Results row with a Winner for the battle at "
-            f"{_and(provinces)} yet; type the results, then resolve again (nothing was written)"
-        )
-
-    def __str__(self) -> str:
-        return self.message
+from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
 
 
 def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def missing(turn: Turn, battles: list[Battle]) -> list[Problem]:
-    """A problem for every listed battle with no Battle Results row naming its winner."""
+def waiting_for(turn: Turn, battles: list[Battle]) -> list[str]:
+    """The provinces of the listed battles with no Battle Results row naming a winner yet, in order."""
     results = turn.draft.frame("Battle Results")
     mine = results[(results["Turn"] == turn.number) & (results["Winner"] != "")]
     have = set(mine["Province"])
+    return [b.province for b in battles if b.province not in have]
+
+
+def waiting_reason(turn: int, provinces: list[str], listed: int) -> str:
+    """What a paused turn waits for, in the words `resolve` and `validate` use."""
+    of = f"{len(provinces)} battle(s)" if len(provinces) == listed else f"{len(provinces)} of its {listed} battles"
+    return (
+        f"turn {turn} waits for the Battle Results of {of}: {_and(provinces)} "
+        "(no row with Turn, Province and Winner yet)"
+    )
+
+
+def missing(turn: Turn, battles: list[Battle]) -> list[Problem]:
+    """A warning for every listed battle with no Battle Results row naming its winner: what the turn waits for."""
+    waiting = waiting_for(turn, battles)
     return [
         Problem(
             "Battle Results",
@@ -43,21 +45,16 @@ def missing(turn: Turn, battles: list[Battle]) -> list[Problem]:
             "Winner",
             "",
             f"a row with Turn {turn.number}, Province {b.province} and the Winner of the battle there "
-            f"({', '.join(b.factions)})",
+            f"({', '.join(b.factions)}): the turn waits for it",
+            Severity.WARNING,
         )
         for b in battles
-        if b.province not in have
+        if b.province in waiting
     ]
 
 
-def refuse_incomplete(turn: Turn, battles: list[Battle]) -> None:
-    """Raise ResultsMissing while any listed battle lacks its results, InvalidCampaign for results that
-    cannot be applied as they stand."""
-    absent = missing(turn, battles)
-    if absent:
-        have = {p.expected for p in absent}
-        provinces = [b.province for b in battles if any(f"Province {b.province} and" in e for e in have)]
-        raise ResultsMissing(absent, turn.number, provinces)
+def refuse_unusable(turn: Turn, battles: list[Battle]) -> None:
+    """Raise InvalidCampaign (nothing written) for results that cannot be applied as they stand."""
     found = problems(turn, battles)
     if found:
         raise InvalidCampaign(found)
@@ -111,7 +108,15 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
                 )
             )
             continue
-        side = winning_side(turn, battle, winner)
+        switched = sides.switches(rows)
+        for key, row in rows:
+            if row["Switched Sides"]:
+                why = sides.switch_problem(turn, battle.factions, str(row["Switched Sides"]), str(row["Sided With"]))
+                column = "Switched Sides" if str(row["Switched Sides"]) not in battle.factions else "Sided With"
+                if why:
+                    found.append(Problem("Battle Results", rows_of.get(key), column, row[column], why))
+        found += reincarnation.problems(turn, battle.province, rows)
+        side = sides.winning_side(turn, battle.factions, winner, switched)
         control = str(wrow["Control"])
         allowed = set(side) | {NEUTRAL}
         owner = str(turn.draft.get("Provinces", battle.province, "Original Owner"))
@@ -209,16 +214,7 @@ def problems(turn: Turn, battles: list[Battle]) -> list[Problem]:
                 continue
             standing = [u for u in turn.units(battle.province, faction) if not _destroyed_by(rows, u)]
             if standing:
-                found.append(
-                    Problem(
-                        "Battle Results",
-                        rows_of.get(wkey),
-                        "Withdraw To",
-                        "",
-                        f"a Withdraw To on a row of {faction}'s at {battle.province}: it lost, and "
-                        f"{', '.join(standing)} must withdraw to a province it controlled at the start of the turn",
-                    )
-                )
+                found.append(_no_withdrawal(turn, battle, faction, standing, rows))
     return found
 
 
@@ -227,6 +223,30 @@ def retreats(turn: Turn, faction: str, province: str, lost: bool = True) -> set[
     never the one they lost (a faction that held no other, as Toturi's Army may, withdraws next to the battle)."""
     held = {p for p, holder in turn.start_control.items() if holder == faction and not (lost and p == province)}
     return held or set(turn.neighbours(province))
+
+
+def _no_withdrawal(
+    turn: Turn, battle: Battle, faction: str, standing: list[str], rows: list[tuple[Hashable, dict[str, Any]]]
+) -> Problem:
+    """A losing faction whose rows name no Withdraw To: at its own first row, else (no row at all) at no row,
+    naming its units."""
+    rows_of = turn.draft.state.rows["Battle Results"]
+    why = (
+        f"{faction} lost at {battle.province}: {', '.join(standing)} withdraw to a province {faction} controlled "
+        "at the start of the turn"
+    )
+    for key, row in rows:
+        name = str(row["Unit"] or row["Personality"])
+        tab = "Units" if row["Unit"] else "Personalities"
+        if name and turn.draft.has(tab, name) and turn.draft.get(tab, name, "Faction") == faction:
+            return Problem("Battle Results", rows_of.get(key), "Withdraw To", "", f"the province where {why}")
+    return Problem(
+        "Battle Results",
+        None,
+        "Unit",
+        standing[0],
+        f"a row for {standing[0]} at {battle.province} with its Withdraw To: {why}",
+    )
 
 
 def _destroyed_by(rows: list[tuple[Hashable, dict[str, Any]]], unit: str) -> bool:

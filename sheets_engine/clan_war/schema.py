@@ -75,15 +75,24 @@ class PersonalityStatus(StrEnum):
 
 
 class Action(StrEnum):
-    """The Purchases tab's actions (start phase)."""
+    """The Purchases tab's actions: everything the start phase allows, in any order (row order)."""
 
     BUY = "buy"
     PROMOTE = "promote"
     REPLACE = "replace"
     UPGRADE = "upgrade"
     STOCKPILE = "stockpile"
-    ASSIGN = "assign"
-    SWAP = "swap"
+    TATTOO = "tattoo"  # Togashi Yokuni tattoos the unit he leads
+    ASSIGN = "assign"  # from the stockpile (or a library) onto a personality
+    SWAP = "swap"  # from one personality to another at the same province
+    RETURN = "return"  # from a personality back to the stockpile (or a library)
+    LEAD = "lead"  # a personality takes command of a unit at its province
+    JOIN = "join"  # a personality joins a unit at its province, as an associated personality
+    LEAVE = "leave"  # a personality leaves its unit (and the units it commands)
+    TRANSFER = "transfer"  # models shifted from one unit to another (or a new one) at the same province
+
+
+ITEMLESS = (Action.LEAD, Action.JOIN, Action.LEAVE, Action.TRANSFER)  # Purchases rows with no Item
 
 
 class PurchaseStatus(StrEnum):
@@ -184,6 +193,8 @@ class FactionRow(Row):
     corrupted: Flag = Field(alias="Corrupted")
     rings: Count = Field(alias="Rings")
     entourage_used: Count = Field(alias="Entourage Used")
+    # the cost modifiers of the faction's clan buying another clan's units ("Phoenix 120%, Crab 110%"): optional
+    ally_costs: Text = Field(default="", alias="Ally Costs")
 
 
 class ProvinceRow(Row):
@@ -218,6 +229,15 @@ class CatalogueRow(Row):
     water: Count = Field(alias="Water")
     void: Count = Field(alias="Void")
     wounds: Count = Field(alias="Wounds")
+    # optional columns (a Catalogue made before them still reads): the most models in one unit of the troop
+    # type; a leadership package's family and rank; a shugenja (carries spells); a troop type that may be
+    # tattooed by nature (its new models bear their tattoos wherever the unit is)
+    unit_size: OptionalCount = Field(default=None, alias="Unit Size")
+    family: Text = Field(default="", alias="Family")
+    rank: OptionalCount = Field(default=None, alias="Rank")
+    shugenja: Flag = Field(default=False, alias="Shugenja")
+    tattooable: Flag = Field(default=False, alias="Tattooable")
+    yojimbo: Flag = Field(default=False, alias="Yojimbo")  # bodyguard troops: alone, they are not an army
 
 
 class UnitRow(Row):
@@ -227,10 +247,13 @@ class UnitRow(Row):
     province: Text = Field(alias="Province")
     models: Count = Field(alias="Models")
     leader: Text = Field(alias="Leader")
+    package: Text = Field(alias="Package")  # the leadership package a model of the unit was promoted to
     ml: Count = Field(alias="ML")
     tl: Count = Field(alias="TL")
     experienced: Flag = Field(alias="Experienced")
+    experienced_models: OptionalCount = Field(alias="Experienced Models")  # empty: all, if Experienced
     tattooed: Flag = Field(alias="Tattooed")
+    tattoos: Text = Field(alias="Tattoos")  # the Tattoo items its models bear
     status: enum_of(UnitStatus, UnitStatus.READY) = Field(alias="Status")  # type: ignore[valid-type]
     from_ally: Text = Field(alias="From Ally")
     fought: Flag = Field(alias="Fought")
@@ -261,6 +284,7 @@ class PersonalityRow(Row):
     leadership: Whole = Field(alias="Leadership")
     items: Text = Field(alias="Items")
     from_ally: Text = Field(alias="From Ally")
+    profile: Text = Field(alias="Profile")  # the Catalogue personality whose force profile it has, if not its Item's
     moved: Flag = Field(alias="Moved")
     fought: Flag = Field(alias="Fought")
     entered_hostile: Flag = Field(alias="Entered Hostile")
@@ -279,6 +303,7 @@ class PurchaseRow(Row):
     action: enum_of(Action) = Field(alias="Action")  # type: ignore[valid-type]
     item: Text = Field(alias="Item")
     count: OptionalCount = Field(alias="Count")
+    from_: Text = Field(default="", alias="From")  # the personality or unit an assignment or a transfer takes from
     target: Text = Field(alias="Target")
     province: Text = Field(alias="Province")
     ally_ok: Flag = Field(alias="Ally OK")
@@ -291,6 +316,8 @@ class BidRow(Row):
     faction: Text = Field(alias="Faction")
     personality: Text = Field(alias="Personality")
     bid: Count = Field(alias="Bid")
+    count: OptionalCount = Field(default=None, alias="Count")  # models of a unit (empty: 1)
+    target: Text = Field(default="", alias="Target")  # the new unit's name; the personality a special item goes to
     province: Text = Field(alias="Province")
     status: enum_of(BidStatus, BidStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
     result: Text = Field(alias="Result")
@@ -318,6 +345,12 @@ class BattleResultRow(Row):
     withdraw_to: Text = Field(alias="Withdraw To")
     personality: Text = Field(alias="Personality")
     wounds_over_max: Count = Field(alias="Wounds Over Max")
+    # optional: a faction that turned on its allies during the battle, and the faction it sided with
+    switched_sides: Text = Field(default="", alias="Switched Sides")
+    sided_with: Text = Field(default="", alias="Sided With")
+    # optional: Shiba Ujimitsu used his reincarnation in the battle; the personality he reincarnates into
+    reincarnated: Flag = Field(default=False, alias="Reincarnated")
+    reincarnate_into: Text = Field(default="", alias="Reincarnate Into")
 
 
 class AllianceRow(Row):
@@ -325,6 +358,7 @@ class AllianceRow(Row):
     faction_b: Text = Field(alias="Faction B")
     since_turn: OptionalCount = Field(alias="Since Turn")
     broken_turn: OptionalCount = Field(alias="Broken Turn")
+    free_to_break: Text = Field(alias="Free To Break")  # who may break it without penalty, and why
     status: enum_of(AllianceStatus, AllianceStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
     result: Text = Field(alias="Result")
 
@@ -335,15 +369,39 @@ RING_COLUMNS = RINGS
 
 TABS: tuple[TabSpec, ...] = (
     TabSpec("Game", GameRow, key="Key", rule_columns=("Value",)),
-    TabSpec("Factions", FactionRow, key="Faction", rule_columns=("Koku", "Rings", "Entourage Used")),
+    TabSpec(
+        "Factions",
+        FactionRow,
+        key="Faction",
+        rule_columns=("Koku", "Rings", "Entourage Used"),
+        optional=("Ally Costs",),
+    ),
     TabSpec("Provinces", ProvinceRow, key="Province", rule_columns=("Controller",)),
-    TabSpec("Catalogue", CatalogueRow, key="Item", written=False, optional=("Max Units",)),
+    TabSpec(
+        "Catalogue",
+        CatalogueRow,
+        key="Item",
+        written=False,
+        optional=("Max Units", "Unit Size", "Family", "Rank", "Shugenja", "Tattooable", "Yojimbo"),
+    ),
     TabSpec(
         "Units",
         UnitRow,
         key="Unit",
         engine_columns=("Fought", "Entered Hostile"),
-        rule_columns=("Province", "Models", "Leader", "ML", "TL", "Experienced", "Status"),
+        rule_columns=(
+            "Province",
+            "Models",
+            "Leader",
+            "Package",
+            "ML",
+            "TL",
+            "Experienced",
+            "Experienced Models",
+            "Tattooed",
+            "Tattoos",
+            "Status",
+        ),
     ),
     TabSpec(
         "Personalities",
@@ -356,6 +414,7 @@ TABS: tuple[TabSpec, ...] = (
             "Province",
             "Unit",
             "Item",
+            "Unique",
             "Experienced",
             *RINGS,
             "Wounds",
@@ -365,16 +424,29 @@ TABS: tuple[TabSpec, ...] = (
             "Status",
             "Command Limit",
             "Leadership",
+            "Cavalry",
+            "Flying",
             "Items",
+            "Profile",
         ),
     ),
     TabSpec("Stockpile", StockpileRow, rule_columns=("Faction", "Count")),
-    TabSpec("Purchases", PurchaseRow, engine_columns=("Status", "Result")),
-    TabSpec("Bids", BidRow, engine_columns=("Status", "Result")),
+    TabSpec("Purchases", PurchaseRow, engine_columns=("Status", "Result"), optional=("From",)),
+    TabSpec("Bids", BidRow, engine_columns=("Status", "Result"), optional=("Count", "Target")),
     TabSpec("Moves", MoveRow, engine_columns=("Status", "Result")),
     TabSpec("Battles", None, log=True, headers=BATTLE_HEADERS),
-    TabSpec("Battle Results", BattleResultRow, written=False),
-    TabSpec("Alliances", AllianceRow, engine_columns=("Status", "Result"), rule_columns=("Since Turn", "Broken Turn")),
+    TabSpec(
+        "Battle Results",
+        BattleResultRow,
+        written=False,
+        optional=("Switched Sides", "Sided With", "Reincarnated", "Reincarnate Into"),
+    ),
+    TabSpec(
+        "Alliances",
+        AllianceRow,
+        engine_columns=("Status", "Result"),
+        rule_columns=("Since Turn", "Broken Turn", "Free To Break"),
+    ),
     TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS, optional=("Delivered",)),
     TabSpec("History", None, log=True, headers=HISTORY_COLUMNS, optional=HISTORY_OPTIONAL),
 )

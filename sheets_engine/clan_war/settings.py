@@ -10,7 +10,7 @@ from importlib.resources import files
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 
 from sheets_engine.clan_war.schema import Phase
-from sheets_engine.core.cells import Count, Deadline, Fraction, Text, ZoneName, enum_of
+from sheets_engine.core.cells import Count, Deadline, Flag, Fraction, Text, ZoneName, enum_of
 from sheets_engine.core.deadlines import Schedule, schedule
 from sheets_engine.core.load import game_key_problems
 from sheets_engine.core.problems import Problem
@@ -35,6 +35,14 @@ class Settings(BaseModel):
     ally_cost_percent: Count
     ally_share: Fraction
     entourage_share: Fraction
+    experienced_share: Fraction = 0.75  # an Experienced unit keeps the trait while this share of its models are
+    # the special rules' personalities and province, by name (a Catalogue item; a Provinces row)
+    tattoo_master: Text = "Togashi Yokuni"
+    togashi_province: Text = "Togashi"
+    tattoos_per_unit: Count = 2
+    reincarnating_personality: Text = "Shiba Ujimitsu"
+    unique_item_bids: Flag = False  # the document's option: unique items are recruited through Bids as well
+    naga_warned: Text = ""  # written by `check`: the Naga duty it last told of (so that it tells each once)
     broken_penalty: Count
     routed_penalty: Count
     # The turn's deadline (optional, as in Sengoku Jidai): a cron run resolves the start of a turn
