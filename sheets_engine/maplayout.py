@@ -50,6 +50,7 @@ Point = tuple[float, float]
 SPACING = 0.6  # the least distance between two provinces, in links (the picture's circles are 0.56 links wide)
 GAP = 2.0  # between islands, in links
 BEND_ROUNDS = 30  # smoothing the moves from the fitted shape onto the saved places
+NEAR_RINGS = 4  # the last resort's search: rings half a spacing apart, then farther each time
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def layout(
         return Layout({p: (float(saved[p][0]), float(saved[p][1])) for p in nodes}, unit, spacing * unit)
     jitter = _jitter(nodes, seed)
     components = sorted((sorted(index[p] for p in c) for c in nx.connected_components(graph)), key=lambda c: c[0])
-    shapes = [_shape(members, edges, n, jitter) for members in components]
+    shapes = _shapes(components, edges, n, jitter)
     unit = _unit(points, fixed, edges, components, [s for s, _ in shapes])
     placed = fixed.copy()  # what stands by the end of the loop: the components with saved places
     loose = []
@@ -136,12 +137,23 @@ def _jitter(nodes: Sequence[Hashable], seed: int | str) -> np.ndarray:
     return (np.array(values, dtype=float).reshape(-1, 2) / 2**32 - 0.5) * 0.2
 
 
-def _shape(members: list[int], edges: np.ndarray, n: int, jitter: np.ndarray) -> tuple[np.ndarray, Wanted]:
-    """One connected component laid out alone (in `members` order), and what its refinement wants."""
-    local = np.full(n, -1, dtype=np.int64)
-    local[members] = np.arange(len(members))
-    links = local[edges[local[edges[:, 0]] >= 0]]
-    return stresslayout.shape(links, len(members), jitter[members])
+def _shapes(
+    components: list[list[int]], edges: np.ndarray, n: int, jitter: np.ndarray
+) -> list[tuple[np.ndarray, Wanted]]:
+    """Each connected component laid out alone (in its `members` order), and what its refinement wants.
+    The links are sorted by component once, so many islands cost no more than one big map."""
+    which = np.zeros(n, dtype=np.int64)
+    local = np.zeros(n, dtype=np.int64)
+    for k, members in enumerate(components):
+        which[members] = k
+        local[members] = np.arange(len(members))
+    order = np.argsort(which[edges[:, 0]], kind="stable")
+    grouped = local[edges[order]]
+    bounds = np.searchsorted(which[edges[order, 0]], np.arange(len(components) + 1))
+    return [
+        stresslayout.shape(grouped[bounds[k] : bounds[k + 1]], len(members), jitter[members])
+        for k, members in enumerate(components)
+    ]
 
 
 def _unit(
@@ -268,8 +280,8 @@ def _spread(points: np.ndarray, fixed: np.ndarray, spacing: float, jitter: np.nd
 
 
 def _settle(points: np.ndarray, fixed: np.ndarray, spacing: float) -> None:
-    """The last resort: each free province still too close goes, in row order, to the nearest spot on
-    rings around it that keeps the spacing from every other province."""
+    """The last resort: each free province still too close goes, in row order, to the first spot on
+    rings around it (the nearest first) that keeps the spacing from every other province."""
     i, j = close_pairs(points, spacing)
     crowded = sorted({int(k) for k in np.concatenate([i, j]) if not fixed[k]})
     if not crowded:
@@ -297,7 +309,10 @@ def _settle(points: np.ndarray, fixed: np.ndarray, spacing: float) -> None:
         ring = 0
         while not clear(x, y):
             ring += 1
-            radius, steps = ring * spacing * 0.5, 6 * ring
+            # half a spacing further each ring nearby, then half as far again each ring: a province in
+            # a pile (a map folded onto itself) finds room in a few dozen tries, not thousands
+            radius = spacing * 0.5 * (ring if ring <= NEAR_RINGS else NEAR_RINGS * 1.5 ** (ring - NEAR_RINGS))
+            steps = 6 * min(ring, NEAR_RINGS)
             for step in range(steps):
                 angle = step * 2 * math.pi / steps
                 x, y = where[k][0] + radius * math.cos(angle), where[k][1] + radius * math.sin(angle)

@@ -23,6 +23,7 @@ REPULSION_PASSES, REPULSION_ROUNDS = 4, 15  # large graphs: pairs closer than a 
 # A graph whose first search runs deeper than this many times the square root of its size is long and
 # thin (a chain, a ring): its searches run node by node in Python, with no cost per level.
 LONG = 3.0
+STILL = 1e-6  # links: a small graph whose nodes all move less than this in a round is done
 NOTHING = np.zeros(0, dtype=np.int64)
 
 
@@ -43,8 +44,9 @@ def shape(links: np.ndarray, size: int, jitter: np.ndarray) -> tuple[np.ndarray,
     across and node 0 to the upper left; and what its refinement wanted (to refine it again later).
 
     `jitter` (size, 2), a tenth of a link at most, parts nodes the first guess puts on one spot."""
-    if size == 1:
-        return np.zeros((1, 2)), Wanted(np.zeros((1, 1)), NOTHING, NOTHING, np.zeros(0), links)
+    if size <= 2:  # a lone node, or two a link apart across
+        hops = np.array([[0.0, 1.0], [1.0, 0.0]])[:size, :size]
+        return np.array([[0.0, 0.0], [1.0, 0.0]])[:size], Wanted(hops, NOTHING, NOTHING, np.zeros(0), links)
     if size <= FULL:
         graph = nx.Graph()
         graph.add_nodes_from(range(size))
@@ -245,7 +247,10 @@ def _stress_dense(points: np.ndarray, wanted: np.ndarray, fixed: np.ndarray, rou
         np.maximum(length, 1e-9, out=length)
         push = pull / length
         moved = (weight @ points + push.sum(axis=1)[:, None] * points - push @ points) / total
+        settled = np.abs(moved[free] - points[free]).max(initial=0.0) < STILL
         points[free] = moved[free]
+        if settled:  # a small island is done in a few rounds
+            break
     return points
 
 
