@@ -97,13 +97,17 @@ def layout(
         return Layout({p: (float(saved[p][0]), float(saved[p][1])) for p in nodes}, unit, spacing * unit)
     jitter = _jitter(nodes, seed)
     components = sorted((sorted(index[p] for p in c) for c in nx.connected_components(graph)), key=lambda c: c[0])
-    shapes = _shapes(components, edges, n, jitter)
-    unit = _unit(points, fixed, edges, components, [s for s, _ in shapes])
+    shapes = _shapes(components, edges, fixed, jitter)
+    unit = _unit(points, fixed, edges, components, [None if s is None else s[0] for s in shapes])
     placed = fixed.copy()  # what stands by the end of the loop: the components with saved places
     loose = []
-    for members, (outline, wanted) in zip(components, shapes, strict=True):
+    for members, shaped in zip(components, shapes, strict=True):
         rows = np.array(members)
         anchored = fixed[rows]
+        if shaped is None:  # every province of it saved
+            placed[rows] = True
+            continue
+        outline, wanted = shaped
         if anchored.any():
             start = _bend(_fit(outline * unit, points[rows], anchored), points[rows], anchored, wanted)
             points[rows] = refine(start, wanted, anchored, unit)
@@ -138,10 +142,12 @@ def _jitter(nodes: Sequence[Hashable], seed: int | str) -> np.ndarray:
 
 
 def _shapes(
-    components: list[list[int]], edges: np.ndarray, n: int, jitter: np.ndarray
-) -> list[tuple[np.ndarray, Wanted]]:
-    """Each connected component laid out alone (in its `members` order), and what its refinement wants.
-    The links are sorted by component once, so many islands cost no more than one big map."""
+    components: list[list[int]], edges: np.ndarray, fixed: np.ndarray, jitter: np.ndarray
+) -> list[tuple[np.ndarray, Wanted] | None]:
+    """Each connected component laid out alone (in its `members` order), and what its refinement wants;
+    None for one whose every province is saved. The links are sorted by component once, so many
+    islands cost no more than one big map."""
+    n = len(fixed)
     which = np.zeros(n, dtype=np.int64)
     local = np.zeros(n, dtype=np.int64)
     for k, members in enumerate(components):
@@ -151,7 +157,9 @@ def _shapes(
     grouped = local[edges[order]]
     bounds = np.searchsorted(which[edges[order, 0]], np.arange(len(components) + 1))
     return [
-        stresslayout.shape(grouped[bounds[k] : bounds[k + 1]], len(members), jitter[members])
+        None
+        if fixed[members].all()
+        else stresslayout.shape(grouped[bounds[k] : bounds[k + 1]], len(members), jitter[members])
         for k, members in enumerate(components)
     ]
 
@@ -161,7 +169,7 @@ def _unit(
     fixed: np.ndarray,
     edges: np.ndarray,
     components: list[list[int]],
-    outlines: list[np.ndarray],
+    outlines: list[np.ndarray | None],
 ) -> float:
     """A link's length in the GM's units: the median saved link; else the scale that best fits the
     most-saved component's layout to its saved places; else 1."""
@@ -171,11 +179,13 @@ def _unit(
         lengths = lengths[lengths > 0]
         if lengths.size:
             return float(np.median(lengths))
-    best = max(range(len(components)), key=lambda k: int(fixed[components[k]].sum()), default=None)
-    if best is not None and fixed[components[best]].sum() >= 2:
+    laid = [k for k in range(len(components)) if outlines[k] is not None]  # a wholly saved one gave its links above
+    best = max(laid, key=lambda k: int(fixed[components[k]].sum()), default=None)
+    outline = None if best is None else outlines[best]
+    if best is not None and outline is not None and fixed[components[best]].sum() >= 2:
         members = np.array(components[best])
         anchored = fixed[members]
-        source = outlines[best][anchored]
+        source = outline[anchored]
         target = points[members][anchored]
         source, target = source - source.mean(axis=0), target - target.mean(axis=0)
         spread = float((source**2).sum())

@@ -156,6 +156,15 @@ def test_islands_without_saved_places_stand_below_the_saved_world() -> None:
     assert max(done.places["Sado"][1], done.places["Oki"][1]) < min(y for _, y in list(done.places.values())[:3])
 
 
+def test_an_island_saved_whole_stays_as_saved_and_the_unsaved_one_stands_below_it() -> None:
+    graph = nx.union(nx.path_graph(["Owari", "Mino", "Omi"]), nx.cycle_graph(["Sado", "Oki", "Iki"]))
+    saved = {"Owari": (0.0, 0.0), "Mino": (4.0, 0.0), "Omi": (8.0, 1.0)}
+    done = layout(graph, saved)
+    assert {p: done.places[p] for p in saved} == saved and done.link == pytest.approx(4.06, abs=0.01)
+    top = max(done.places[p][1] for p in ("Sado", "Oki", "Iki"))
+    assert top == pytest.approx(-2 * done.link, abs=1e-3)  # two links below the saved world's lowest, Owari
+
+
 @pytest.mark.parametrize(
     ("graph", "across"), [(nx.path_graph(400), 399), (nx.cycle_graph(600), 600 / math.pi)], ids=["chain", "ring"]
 )
