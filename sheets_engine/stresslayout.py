@@ -15,7 +15,7 @@ import numpy as np
 
 FULL = 300  # graphs up to this size are refined over every pair (about 0.2 s of CPU at 300)
 PIVOTS = 40  # pivot MDS: breadth-first searches in a larger graph
-ROUNDS = 60  # stress rounds (fixed: the same work, the same points, on every machine)
+ROUNDS = 60  # stress rounds (a fixed count, not a time: the same work, the same points, on every machine)
 # Two links on a map seldom run straight: between a square's diagonal (1.41) and a line (2). Wanting 2,
 # as hop distance says, folds a large mesh refined over near pairs only; 1.5 keeps it flat (measured).
 TWO_LINKS = 1.5
@@ -23,7 +23,7 @@ REPULSION_PASSES, REPULSION_ROUNDS = 4, 15  # large graphs: pairs closer than a 
 # A graph whose first search runs deeper than this many times the square root of its size is long and
 # thin (a chain, a ring): its searches run node by node in Python, with no cost per level.
 LONG = 3.0
-STILL = 1e-6  # links: a small graph whose nodes all move less than this in a round is done
+STILL = 1e-6  # in links: a small graph whose nodes all move less than this in a round is done
 NOTHING = np.zeros(0, dtype=np.int64)
 
 
@@ -260,12 +260,13 @@ def _stress_dense(points: np.ndarray, wanted: np.ndarray, fixed: np.ndarray, rou
     total = weight.sum(axis=1)[:, None]
     pull = weight * wanted
     free = ~fixed
+    still = STILL * float(wanted[off].min())  # a link's length: the smallest distance wanted
     for _ in range(rounds):
         length = np.hypot(points[:, None, 0] - points[None, :, 0], points[:, None, 1] - points[None, :, 1])
         np.maximum(length, 1e-9, out=length)
         push = pull / length
         moved = (weight @ points + push.sum(axis=1)[:, None] * points - push @ points) / total
-        settled = np.abs(moved[free] - points[free]).max(initial=0.0) < STILL
+        settled = np.abs(moved[free] - points[free]).max(initial=0.0) < still
         points[free] = moved[free]
         if settled:  # a small island is done in a few rounds
             break
@@ -284,8 +285,8 @@ def _stress(
     weight = 1.0 / target**2
     pull = weight * target
     total = np.bincount(i, weight, size) + np.bincount(j, weight, size)
+    free = ~fixed & (total > 0)  # a node in no pair has nowhere it is wanted: it stays
     total[total == 0] = 1.0
-    free = ~fixed
     x, y = points[:, 0].copy(), points[:, 1].copy()
     for _ in range(rounds):
         xi, xj, yi, yj = x[i], x[j], y[i], y[j]
