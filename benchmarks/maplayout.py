@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.run import NOW, machine, peak_mib
+from benchmarks.run import NOTES, NOW, machine, peak_mib
 
 HERE = Path(__file__).resolve().parent
 SIZES = (300, 1_000, 10_000)
@@ -195,7 +195,9 @@ def main() -> None:
             table(rows),
         ]
     )
-    Path(args.output).write_text(report + "\n")
+    output = Path(args.output)
+    kept = output.read_text().partition(NOTES)[2] if output.exists() else ""
+    output.write_text(report + "\n\n" + NOTES + (kept or "\n"))  # the notes written by hand below the marker stay
     print(report)
 
 
