@@ -146,7 +146,18 @@ def test_every_ruleset_lays_out_a_valid_campaign_from_an_empty_folder(installed:
     """Clan War's demo and an Art of War board are made from the installed package's templates."""
     war = run(installed, empty, "init", "cw.xlsx", "--ruleset", "clan-war", "--demo")
     assert war.returncode == 0, war.stderr
-    aow = ["init", "aw.xlsx", "--ruleset", "art-of-war", "--houses", "4", "--people", "ana@example.com", "--seed", "plum rain"]
+    aow = [
+        "init",
+        "aw.xlsx",
+        "--ruleset",
+        "art-of-war",
+        "--houses",
+        "4",
+        "--people",
+        "ana@example.com",
+        "--seed",
+        "plum rain",
+    ]
     made = run(installed, empty, *aow)
     assert made.returncode == 0, made.stderr
     for path in ("cw.xlsx", "aw.xlsx"):
