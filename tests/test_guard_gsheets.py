@@ -221,3 +221,44 @@ def test_an_undisturbed_run_still_makes_five_requests_and_the_next_write_builds_
 
     store.write([CellWrite("Clans", 2, 2, 77)])
     assert sheet.rows("Clans")[1][1] == 77
+
+
+def test_a_row_deleted_from_a_grid_that_was_exactly_full_exits_3(sheet: Sheet) -> None:
+    """The guard asks for cells of the grid as read; Google refuses a range past a grid that shrank
+    under it, and the metadata then says what changed: a conflict (exit 3), not a refusal (exit 2)."""
+    from sheets_engine.stores.base import CellWrite
+    from sheets_engine.stores.guard import ConflictError
+
+    clans = len(sheet.rows("Clans"))
+    sheet.fake.gm_update(KEY, {"updateSheetProperties": {"properties": {"sheetId": sheet.sheet_id("Clans"),
+                         "gridProperties": {"rowCount": clans}}, "fields": "gridProperties.rowCount"}})  # fmt: skip
+    store = sheet.store()
+    store.read()
+    sheet.fake.gm_update(KEY, {"deleteDimension": {"range": {"sheetId": sheet.sheet_id("Clans"),
+                         "dimension": "ROWS", "startIndex": clans - 2, "endIndex": clans - 1}}})  # fmt: skip
+    served = len(sheet.fake.served)
+    with pytest.raises(ConflictError) as conflict:
+        store.write([CellWrite("Clans", clans, 2, 5)])  # the last clan's Treasury, in the row now past the grid
+    assert [str(c) for c in conflict.value.conflicts] == [
+        f"Clans: its grid was {clans} rows x 26 columns, now {clans - 1} x 26 (rows or columns inserted, deleted "
+        "or added)"
+    ]
+    assert kinds(sheet.fake.served[served:]) == ["read", "metadata"]  # refused, then what changed
+    assert [s.status for s in sheet.fake.served[served:]] == [400, 200]
+
+
+def test_push_force_onto_a_tab_of_one_row_works(sheet: Sheet, tmp_path: Path) -> None:
+    """A tab whose grid is one row (a GM shrank it) gets a second row before its header is frozen: Google
+    refuses to freeze every row of a grid."""
+    from sheets_engine.stores.transfer import copy_campaign
+    from sheets_engine.stores.xlsx import WorkbookStore
+
+    sheet.fake.gm_update(KEY, {"updateSheetProperties": {"properties": {"sheetId": sheet.sheet_id("Game"),
+                         "gridProperties": {"rowCount": 1, "frozenRowCount": 0}},
+                         "fields": "gridProperties.rowCount,gridProperties.frozenRowCount"}})  # fmt: skip
+    source = WorkbookStore(tmp_path / "campaign.xlsx")
+    source.create(demo_tabs(), overwrite=True)
+    copy_campaign(source, sheet.store(), overwrite=True, choices=app.ruleset_choices)
+    game = sheet.fake.spreadsheets[KEY].sheet("Game")
+    assert game is not None and game.properties["gridProperties"]["frozenRowCount"] == 1
+    assert [row[:2] for row in sheet.rows("Game")] == [[k, "" if v is None else v] for k, v, *_ in demo_tabs()["Game"]]
