@@ -241,11 +241,22 @@ def test_retries_stop_after_a_bounded_number_of_attempts() -> None:
 
 
 def test_retries_stop_at_the_deadline() -> None:
-    client, session, slept = _client([429], attempts=100, base_delay=10, max_delay=10, deadline=25)
+    client, session, slept = _client([503], attempts=100, base_delay=10, max_delay=10, deadline=25)
     with pytest.raises(SheetsUnavailable):
         client.values_batch_get(KEY, ["'A'"])
     # each wait is jittered between 5 and 10 s: at most 25 // 5 waits fit before the deadline
     assert sum(slept) <= 25 and len(session.calls) <= 1 + 25 // 5
+
+
+def test_a_spent_quota_is_waited_out_for_the_minute_google_names() -> None:
+    """A 429 without Retry-After: "After 1 minute, you can execute requests again" (the limits page);
+    one such wait fits in the 90 s a request is retried for, two do not."""
+    client, session, slept = _client([429, 429, 200])
+    with pytest.raises(SheetsUnavailable, match="HTTP 429"):
+        client.fetch_sheet_metadata(KEY)
+    assert slept == [60.0] and len(session.calls) == 2
+    client, session, slept = _client([429, 200])
+    assert client.fetch_sheet_metadata(KEY) == {} and slept == [60.0]
 
 
 def test_a_dropped_connection_and_retry_after_are_honoured() -> None:

@@ -131,14 +131,13 @@ class GoogleSheetsStore:
         direct = [block_requests(ids[b.tab], b, self.request_limit - 4096) for b in plan.blocks]
         leftovers = [{"deleteSheet": {"sheetId": i}} for i in self.seen.leftovers]
         first = growth + clear_requests(ids, plan.clears)
-        states = {c: self.seen.known(c) for c in plan.targets}
         whole = leftovers + first + [r for requests in direct for r in requests]
         if request_size({"requests": whole}) <= self.request_limit:
             guard(self.session, self.seen, list(plan.targets))
-            expected = Expected(plan.targets, states, before, after, self.seen.leftovers)
+            expected = Expected(plan.targets, self.seen.known, before, after, self.seen.leftovers)
             send_guarded(self.session, self.seen, whole, expected)
         else:
-            self._write_staged(plan, direct, first, leftovers, Expected(plan.targets, states, before, after))
+            self._write_staged(plan, direct, first, leftovers, Expected(plan.targets, self.seen.known, before, after))
         self.seen.leftovers = []
         self.seen.remember(plan.targets, after)
 
@@ -213,7 +212,8 @@ class GoogleSheetsStore:
             narrow = max(width, used)
             extra = {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": narrow, "endIndex": columns}
             requests.append({"deleteDimension": {"range": extra}})
-        send_guarded(self.session, self.seen, requests, Expected({}, {}, {tab: (rows, columns)}, {tab: (kept, narrow)}))
+        expected = Expected({}, self.seen.known, {tab: (rows, columns)}, {tab: (kept, narrow)})
+        send_guarded(self.session, self.seen, requests, expected)
         self.seen.sheets = None  # grids changed: a later write reads again
 
     def cell_count(self) -> int:

@@ -39,7 +39,8 @@ def changes(session: SheetsSession, seen: Seen, cells: list[Cell], tabs: list[st
         for change in find_reshapes(seen.shape(tab), shapes.get(tab)):
             found[(change.tab, change.row, change.column) if isinstance(change, Conflict) else change] = change
     if not any(isinstance(c, Reshaped) for c in found.values()):
-        read = {cell: seen.known(cell) for cell in cells}
+        # a cell the re-read did not ask for is past the grid as read: empty then, and (the grid unchanged) now
+        read = {cell: seen.known(cell) for cell in current}
         formulas = (
             {cell: f for cell, (_, f) in read.items() if f is not None},
             {cell: f for cell, (_, f) in current.items() if f is not None},

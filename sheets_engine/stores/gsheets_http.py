@@ -5,8 +5,9 @@ needs both bounds, and a write must never be sent twice on a guess. `SheetsClien
 request methods and error type and adds:
 - a timeout on every request, its read part longer than the 180 s Google gives itself to process one
   (so that when it fires, Google has finished with the request, one way or the other);
-- reads retried with exponential backoff and jitter on 408, 429, 5xx (JSON or HTML) and dropped
-  connections, bounded in count (`RetryPolicy.attempts`) and in total time (`RetryPolicy.deadline`);
+- reads retried with exponential backoff and jitter on 408, 5xx (JSON or HTML) and dropped
+  connections, and a minute after a 429 (a per-minute quota spent), bounded in count
+  (`RetryPolicy.attempts`) and in total time (`RetryPolicy.deadline`);
 - writes (`send_write`) retried only where nothing was applied: a 429 (Google's quota refused the
   request) or a connection that was never made. Any other failure (a timeout, a 5xx, a connection
   reset) raises `AnswerLost`: the write may have landed, and only a read says whether (the store's
@@ -53,12 +54,17 @@ class RetryPolicy:
     # A write whose connection dropped before any answer is read back only this long after it was sent:
     # by then Google has applied it or given up (its processing limit), so the read-back sees the outcome.
     settle: float = GOOGLE_PROCESSING_LIMIT + 5.0
+    # A 429 is a per-minute quota spent: "After 1 minute, you can execute requests again" (the limits page).
+    quota_wait: float = 60.0
     sleep: Callable[[float], None] = field(default=time.sleep, compare=False, repr=False)
 
-    def delay(self, retry: int, retry_after: float | None) -> float:
-        """The wait before retry number `retry` (1-based): Retry-After if Google gave one, else backoff."""
+    def delay(self, retry: int, retry_after: float | None, quota: bool = False) -> float:
+        """The wait before retry number `retry` (1-based): Retry-After if Google gave one, a minute for a
+        spent quota (a 429), else exponential backoff with jitter."""
         if retry_after is not None:
-            return min(max(retry_after, 0.0), self.max_delay)
+            return min(max(retry_after, 0.0), self.quota_wait if quota else self.max_delay)
+        if quota:
+            return self.quota_wait
         ceiling = min(self.base_delay * 2 ** (retry - 1), self.max_delay)
         return random.uniform(ceiling / 2, ceiling)  # jitter: parallel jobs do not retry in step
 
@@ -186,7 +192,8 @@ class SheetsClient(HTTPClient):
     def _wait_or_give_up(
         self, attempt: int, started: float, waited: float, failure: Exception, retry_after: float | None
     ) -> float:
-        wait = self.retry.delay(attempt, retry_after)
+        quota = isinstance(failure, APIError) and status_of(failure) == 429
+        wait = self.retry.delay(attempt, retry_after, quota)
         spent = max(time.monotonic() - started, waited)  # the waits count even when sleep is a stub
         if attempt >= self.retry.attempts or spent + wait > self.retry.deadline:
             raise SheetsUnavailable(

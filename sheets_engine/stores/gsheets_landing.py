@@ -13,7 +13,7 @@ deleted, once Google is done with the request, and `judge` says which of three t
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,11 +26,11 @@ State = tuple[Any, str | None]  # a cell's (value, formula text or None)
 
 @dataclass
 class Expected:
-    """What a write changes: each target cell's value before (as read) and after, each written tab's
-    grid before and after, and the tabs it deletes."""
+    """What a write changes: each target cell's value before (as read: `before`, asked only when an
+    answer is lost) and after, each written tab's grid before and after, and the tabs it deletes."""
 
     after: Mapping[Cell, Any]
-    before: Mapping[Cell, State]
+    before: Callable[[Cell], State]
     grids_before: Mapping[str, tuple[int, int]]
     grids_after: Mapping[str, tuple[int, int]]
     deleted: Collection[int] = field(default_factory=tuple)  # sheet ids
@@ -55,7 +55,7 @@ def judge(
     for cell in sorted(expected.after):
         value, formula = cells_now.get(cell, (None, None))
         new = formula is None and same_value(value, expected.after[cell])
-        was_value, was_formula = expected.before.get(cell, (None, None))
+        was_value, was_formula = expected.before(cell)
         old = formula == was_formula and same_value(value, was_value)
         landed, untouched = landed and new, untouched and old
         if not new and not old:

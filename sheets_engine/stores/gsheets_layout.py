@@ -74,10 +74,15 @@ def grid_range(sheet_id: int, row0: int, column0: int, rows: int, columns: int) 
 def update_cells(sheet_id: int, row0: int, column0: int, rows: Sequence[Sequence[Any]]) -> dict[str, Any]:
     """updateCells from a 0-based start coordinate, values only: each row's cells written from the start
     column ("any number of rows and columns, including a different number of columns per row")."""
+    return update_cell_data(sheet_id, row0, column0, [[cell_data(v) for v in row] for row in rows])
+
+
+def update_cell_data(sheet_id: int, row0: int, column0: int, rows: Sequence[list[dict[str, Any]]]) -> dict[str, Any]:
+    """As `update_cells`, the rows' CellData built already."""
     return {
         "updateCells": {
             "start": {"sheetId": sheet_id, "rowIndex": row0, "columnIndex": column0},
-            "rows": [{"values": [cell_data(v) for v in row]} for row in rows],
+            "rows": [{"values": row} for row in rows],
             "fields": VALUE_FIELDS,
         }
     }

@@ -28,7 +28,7 @@ from sheets_engine.stores.gsheets_layout import (
     copy_paste,
     repeat_value,
     request_size,
-    update_cells,
+    update_cell_data,
 )
 from sheets_engine.stores.guard import Cell
 
@@ -187,14 +187,15 @@ def block_requests(sheet_id: int, block: Block, budget: int, at: tuple[int, int]
         rows = [_trimmed(r[lead:]) for r in rows[filled[0] : filled[-1] + 1]]
         row0, column0 = row0 + filled[0], column0 + lead
     requests: list[dict[str, Any]] = []
+    data = [[cell_data(v) for v in row] for row in rows]
     top, size = 0, 0
-    for i, row in enumerate(rows):
-        cost = len(body_bytes([cell_data(v) for v in row])) + 12  # {"values":...},
+    for i, row in enumerate(data):
+        cost = len(body_bytes(row)) + 12  # {"values":...},
         if i > top and size + cost > budget:
-            requests.append(update_cells(sheet_id, row0 + top, column0, rows[top:i]))
+            requests.append(update_cell_data(sheet_id, row0 + top, column0, data[top:i]))
             top, size = i, 0
         size += cost
-    requests.append(update_cells(sheet_id, row0 + top, column0, rows[top:]))
+    requests.append(update_cell_data(sheet_id, row0 + top, column0, data[top:]))
     return requests + repeats
 
 
@@ -210,6 +211,8 @@ def _repeated(rows: list[list[Any]]) -> list[tuple[int, int, int, Any]]:
     column that costs fewer bytes as one repeatCell than as its cells."""
     found = []
     costs: dict[tuple[str, Any], int] = {}
+    # a repeatCell's bytes besides its value, with indexes as long as a large campaign's
+    overhead = request_size(repeat_value(2_000_000_000, 400_000, 20, 400_000, 1, 0)) - len(body_bytes(cell_data(0)))
     width = max((len(r) for r in rows), default=0)
     for j in range(width):
         column = [r[j] if j < len(r) else None for r in rows]
@@ -223,8 +226,8 @@ def _repeated(rows: list[list[Any]]) -> list[tuple[int, int, int, Any]]:
                 key = (type(value).__name__, value)
                 if key not in costs:
                     costs[key] = len(body_bytes(cell_data(value)))
-                # each cell costs its CellData and a comma, and leaves `{},` behind; the repeatCell about 130 bytes
-                if (end - i + 1) * (costs[key] - 2) > costs[key] + 130:
+                # each cell costs its CellData and a comma, and leaves `{},` behind
+                if (end - i + 1) * (costs[key] - 2) > costs[key] + overhead:
                     found.append((j, i, end, value))
             i = end + 1
     return found

@@ -82,7 +82,7 @@ class Grid:
 
     def state(self, cell: tuple[int, int]) -> tuple[Any, str | None]:
         """(value, formula text or None) of a cell (1-based)."""
-        return self.cells.get(cell), self.formulas.get(cell)
+        return self.cells.get(cell), (self.formulas.get(cell) if self.formulas else None)
 
 
 def quote_title(title: str) -> str:

@@ -177,30 +177,33 @@ class Seen:
             grid["rowCount"], grid["columnCount"] = height, width
         for (tab, r, c), value in written.items():
             grid = self.grids[tab]
-            grid.cells[(r, c)] = None if blank(value) else value
-            grid.formulas.pop((r, c), None)
-            grid.errors.pop((r, c), None)
+            grid.cells[(r, c)] = None if value == "" else value
+            if grid.formulas:
+                grid.formulas.pop((r, c), None)
+            if grid.errors:
+                grid.errors.pop((r, c), None)
 
 
 def shape_of(grid: Grid, keys_from: int) -> Shape:
     """A tab's shape: title, grid size, header row, column A from `keys_from` (to its last value), id."""
     rows, columns = grid.size
-    filled = [r for (r, c), v in grid.cells.items() if c == 1 and r >= keys_from and not blank(v)]
+    filled = [r for (r, c), v in grid.cells.items() if c == 1 and r >= keys_from and v is not None and v != ""]
     keys = tuple(grid.cells.get((r, 1)) for r in range(keys_from, max(filled, default=keys_from - 1) + 1))
     return Shape(grid.title, rows, columns, tuple(header_of(grid)), keys, keys_from, grid.properties.get("sheetId"))
 
 
 def header_of(grid: Grid) -> list[Any]:
     """Row 1 up to its last value."""
-    width = max((c for (r, c), v in grid.cells.items() if r == 1 and not blank(v)), default=0)
+    width = max((c for (r, c), v in grid.cells.items() if r == 1 and v is not None and v != ""), default=0)
     return [grid.cells.get((1, c)) for c in range(1, width + 1)]
 
 
 def last_row(grid: Grid, light: bool = False) -> int:
     """The last row holding a value (a tab read as its header only: the last of its column A, at least 1)."""
+    cells = grid.cells.items()
     if light:
-        return max([r for (r, c), v in grid.cells.items() if c == 1 and not blank(v)] + [1])
-    return max([r for (r, _), v in grid.cells.items() if not blank(v)] + [0])
+        return max((r for (r, c), v in cells if c == 1 and v is not None and v != ""), default=1)
+    return max((r for (r, _), v in cells if v is not None and v != ""), default=0)
 
 
 def size_of(props: Mapping[str, Any]) -> tuple[int, int]:

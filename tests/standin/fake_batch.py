@@ -12,7 +12,7 @@ import copy
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
-from tests.standin.fake_grid import ApiError, Cell, Sheet, Spreadsheet, bounds, by_id, exceeds, props
+from tests.standin.fake_grid import ApiError, Cell, Sheet, Spreadsheet, bounds, by_id, cells_in, exceeds, props
 from tests.standin.fake_strict import check_request
 
 _KINDS = {"stringValue": "string", "numberValue": "number", "boolValue": "bool", "formulaValue": "formula"}
@@ -169,7 +169,8 @@ class _Batch:
                 written.add(where)
                 self._set(sheet, where, value)
         if covered:  # "If the data in rows does not cover the entire requested range, the fields ... cleared"
-            for where in [w for w in sheet.cells if r0 <= w[0] <= r1 and c0 <= w[1] <= c1 and w not in written]:
+            held = [(r, c) for r, row in cells_in(sheet, r0, c0, r1, c1).items() for c in row]
+            for where in [w for w in held if w not in written]:
                 self._set(sheet, where, None)
         return {}
 
@@ -242,7 +243,7 @@ class _Batch:
         t1, u1 = t0 + r1 - r0, u0 + c1 - c0
         if r1 >= origin.rows or c1 >= origin.columns or t1 >= to.rows or u1 >= to.columns:
             raise exceeds(to, t0, u0, t1, u1)
-        found = {(r, c): v for (r, c), v in origin.cells.items() if r0 <= r <= r1 and c0 <= c <= c1}
+        found = {(r, c): v for r, row in cells_in(origin, r0, c0, r1, c1).items() for c, v in row.items()}
         for r in range(r0, r1 + 1):
             for c in range(c0, c1 + 1):
                 value, where = found.get((r, c)), (t0 + r - r0, u0 + c - c0)

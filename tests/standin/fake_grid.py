@@ -194,7 +194,7 @@ ERROR_SHOWN = {"DIVIDE_BY_ZERO": "#DIV/0!", "REF": "#REF!", "N_A": "#N/A", "VALU
 
 def grid_values(sheet: Sheet, r1: int, c1: int, r2: int, c2: int, option: str) -> list[list[Any]]:
     """The values in a range as the API lists them: trailing empty cells and rows left out."""
-    rows = _cells_in(sheet, r1, c1, r2, c2)
+    rows = cells_in(sheet, r1, c1, r2, c2)
     if not rows:
         return []
     out = []
@@ -209,7 +209,9 @@ def grid_values(sheet: Sheet, r1: int, c1: int, r2: int, c2: int, option: str) -
     return out
 
 
-def _cells_in(sheet: Sheet, r1: int, c1: int, r2: int, c2: int) -> dict[int, dict[int, Cell]]:
+def cells_in(sheet: Sheet, r1: int, c1: int, r2: int, c2: int) -> dict[int, dict[int, Cell]]:
+    """The cells of a range (0-based, inclusive), by row then column: looked up one by one in a small
+    range, found by a pass over the tab in a large one."""
     rows: dict[int, dict[int, Cell]] = {}
     if (r2 - r1 + 1) * (c2 - c1 + 1) < len(sheet.cells):  # a small range: look its cells up
         for r in range(r1, r2 + 1):
@@ -259,7 +261,7 @@ def grid_data(sheet: Sheet, r1: int, c1: int, r2: int, c2: int, cell_mask: Any) 
         data["startRow"] = r1
     if c1:
         data["startColumn"] = c1
-    rows = _cells_in(sheet, r1, c1, r2, c2)
+    rows = cells_in(sheet, r1, c1, r2, c2)
     out = []
     for r in range(r1, max(rows, default=r1 - 1) + 1):
         found = rows.get(r, {})
