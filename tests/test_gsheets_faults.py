@@ -314,3 +314,16 @@ def test_resolutions_started_in_the_same_instant_leave_one_turn_resolved(sheet: 
     history = sheet.fake.values(KEY, "History")
     one_run = next(o for o in outcomes if type(o).__name__ == "Report")
     assert len(history) - 1 == len(one_run.history)  # the header, then one resolution's rows
+
+
+def test_archived_rows_deleted_whose_answer_is_lost_are_not_deleted_twice(sheet: Sheet) -> None:
+    """Deleting rows is not idempotent: the read-back finds History's grid already shrunk, and stops there."""
+    app.resolve(sheet.store(), now=NOW)
+    store = sheet.store()
+    history = store.read(only=("History",))["History"]
+    rows_before = sheet.grid("History")
+    sheet.fake.served.clear()
+    sheet.fake.fail(503, endpoint=":batchUpdate", applied=True)
+    store.remove_rows("History", 2, 101, len(history.header))
+    assert sheet.grid("History") == rows_before - 100 and sheet.writes() == 1
+    assert len(sheet.rows("History")) == history.last_row - 100

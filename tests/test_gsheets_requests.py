@@ -20,7 +20,7 @@ import pytest
 
 from sheets_engine.stores.base import CellWrite, RowsAppended, StoreError
 from sheets_engine.stores.gsheets import GoogleSheetsStore
-from sheets_engine.stores.gsheets_http import RetryPolicy
+from sheets_engine.stores.gsheets_http import RetryPolicy, SheetsUnavailable
 from sheets_engine.stores.gsheets_layout import MAX_REQUEST_BYTES, STAGING_TITLE
 from sheets_engine.stores.guard import ConflictError
 from tests.standin.fake_sheets import GRID_READ, FakeSheets, Fault
@@ -342,3 +342,23 @@ def test_laying_out_a_campaign_larger_than_a_request_takes_several_within_the_li
             assert max(sizes) <= limit
             assert len(sizes) == (7 if limit == 50_000 else 1)
     assert laid_out[0] == laid_out[1]
+
+
+def test_a_staging_request_whose_answer_is_lost_stops_the_run_with_nothing_visible_written(sheet: Sheet) -> None:
+    """Staging is invisible, but its answer lost is still no reason to send anything again: exit 1,
+    and the next run deletes the hidden tab and writes the turn whole."""
+    before = sheet.visible()
+    sheet.fake.max_request = 50_000
+    store = sheet.store()
+    store.request_limit = 50_000
+    writes = a_turn(store, 2_000)
+    sheet.fake.fail(503, endpoint=":batchUpdate", applied=True)  # the first staging request lands, its answer lost
+    with pytest.raises(
+        SheetsUnavailable, match=r"staging a write .* was lost \(HTTP 503: .*Nothing visible was written"
+    ):
+        store.write(writes)
+    assert sheet.visible() == before and STAGING_TITLE in sheet.titles()
+    store = sheet.store()
+    store.request_limit = 50_000
+    store.write(a_turn(store, 2_000))
+    assert sheet.titles() == ["Board", "History"] and len(sheet.fake.values(KEY, "History")) == 2_001
