@@ -165,11 +165,12 @@ def deliver_reminders(
         report.reminded[clan_of[number]] = names[clan_of[number]]
     report.unconfirmed += [clan_of[number] for number in delivery.unconfirmed if number in clan_of]
     for clan in texts:
-        if clan in report.reminded or clan in report.unconfirmed:
+        if clan in report.reminded:
             continue
         route = webhooks.route(f"clan:{clan}", "orders")
         label = route.label if route is not None else f"clan:{clan}"
         gone = label in delivery.gone
-        report.failed[clan] = (
-            f"the {label} webhook no longer exists" if gone else delivery.failed.get(label, "not sent")
-        )
+        why = f"the {label} webhook no longer exists" if gone else delivery.failed.get(label, "not sent")
+        if clan in report.unconfirmed:  # named as failed (exit 1), so that a GM looks at the channel
+            why += "; the reminder may have been posted: its Notifications row stays unconfirmed"
+        report.failed[clan] = why
