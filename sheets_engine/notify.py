@@ -4,25 +4,29 @@ The engine writes Notifications rows (Turn, Audience, Channel, Message); `sheets
 posts every row not yet delivered to the webhook its audience is mapped to, and records delivery in
 the engine-owned `Delivered` column.
 
-Exactly once, across crashes: the rows about to be posted are first claimed in the sheet
-(`Delivered` = `sending RUN`, one guarded write), then posted, then recorded (`Delivered` = the UTC
-time and the Discord message ids, a second write). A run that dies between the two writes leaves
-its rows `sending ...`: later runs never post those again on their own (they may have reached
-Discord); they list them as unconfirmed, for a GM to look at the channel and either clear the cell
-(posted again next run) or run `notify --resend-unconfirmed`.
+Exactly once, across crashes, one row at a time: a row is claimed in the sheet (`Delivered` =
+`sending RUN TIME`, a guarded write), posted, and recorded (`Delivered` = the UTC time and the
+Discord message ids) in the same write that claims the next row. So after a crash at most the row
+that was being posted is `sending ...`: later runs deliver every other row, and never post a
+`sending` row again on their own (it may have reached Discord); they list it as unconfirmed, for a
+GM to look at the channel and either clear the cell (posted again next run) or run
+`notify --resend-unconfirmed`. A post whose answer is lost (a timeout, a dropped connection, a 5xx)
+leaves its row unconfirmed the same way; a post Discord refused is given back (blank) for the next run.
 
-The webhooks file (TOML) maps audiences to webhook URLs: `public`, `gm`, `clan:NAME`,
-`character:NAME`, optionally narrowed to one channel as `AUDIENCE/CHANNEL` (e.g.
-`"public/graveyard"`). A character's private rows go only to a webhook of that character: never to
-the clan's channel, where the rest of the clan would read them. URLs never appear in the sheet, in
-output or in logs.
+The webhooks file (TOML) maps audiences to webhooks: `public`, `gm`, `clan:NAME`, `character:NAME`,
+optionally narrowed to one channel as `AUDIENCE/CHANNEL` (e.g. `"public/graveyard"`); a value is the
+webhook's URL, or a table with `url` and, for a thread, `thread_id` (post into that thread) or
+`thread_name` (a forum or media channel: each row starts a thread of that name, `{turn}` replaced by
+its turn). A character's private rows go only to a webhook of that character: never to the clan's
+channel, where the rest of the clan would read them. URLs never appear in the sheet, in output or in
+logs.
 """
 
 from __future__ import annotations
 
 import tomllib
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,7 +34,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sheets_engine.core.load import norm
-from sheets_engine.discord import WebhookClient, WebhookFailed, WebhookGone, split_message
+from sheets_engine.discord import DeliveryUncertain, Target, WebhookClient, WebhookFailed, WebhookGone, split_message
 from sheets_engine.stores.base import CellWrite, RawTab, Store, StoreError
 
 TAB = "Notifications"
@@ -45,9 +49,9 @@ class WebhooksFileError(StoreError):
 
 @dataclass(frozen=True)
 class Webhooks:
-    """Audience (or audience/channel) -> webhook URL, keys matched ignoring case."""
+    """Audience (or audience/channel) -> where its rows go, keys matched ignoring case."""
 
-    routes: Mapping[str, str]
+    routes: Mapping[str, Target]
 
     @classmethod
     def load(cls, path: Path) -> Webhooks:
@@ -60,24 +64,39 @@ class Webhooks:
             raise WebhooksFileError(f"cannot read the webhooks file {path}: {type(error).__name__}") from None
         except tomllib.TOMLDecodeError as error:
             raise WebhooksFileError(f"the webhooks file {path} is not valid TOML: {error}") from None
-        routes: dict[str, str] = {}
-        for key, url in data.items():
-            if not isinstance(url, str) or not _is_webhook_url(url):
-                raise WebhooksFileError(
-                    f"the webhooks file {path}: '{key}' must be a webhook URL in quotes (https://...)"
-                )
-            routes[norm(key)] = url
+        routes = {norm(key): _target(path, key, value) for key, value in data.items()}
         if not routes:
             raise WebhooksFileError(f"the webhooks file {path} maps no audience to a webhook")
         return cls(routes)
 
-    def route(self, audience: str, channel: str) -> tuple[str, str] | None:
-        """(label, URL) of the webhook for this row: `audience/channel` first, then `audience`."""
+    def route(self, audience: str, channel: str) -> Target | None:
+        """Where this row goes: `audience/channel` first, then `audience`."""
         for label in (f"{audience}/{channel}", audience):
-            url = self.routes.get(norm(label))
-            if url:
-                return label, url
+            target = self.routes.get(norm(label))
+            if target:
+                return Target(label, target.url, target.thread_id, target.thread_name)
         return None
+
+
+def _target(path: Path, key: str, value: Any) -> Target:
+    """One entry of the webhooks file: a URL, or a table {url, thread_id | thread_name}."""
+    if isinstance(value, str):
+        value = {"url": value}
+    if not isinstance(value, dict) or not isinstance(value.get("url"), str) or not _is_webhook_url(value["url"]):
+        raise WebhooksFileError(f"the webhooks file {path}: '{key}' must be a webhook URL in quotes (https://...)")
+    unknown = sorted(set(value) - {"url", "thread_id", "thread_name"})
+    if unknown:
+        raise WebhooksFileError(
+            f"the webhooks file {path}: '{key}' has {', '.join(unknown)}: only url, thread_id or thread_name"
+        )
+    thread_id, thread_name = value.get("thread_id"), value.get("thread_name")
+    if thread_id is not None and thread_name is not None:
+        raise WebhooksFileError(f"the webhooks file {path}: '{key}' has both thread_id and thread_name: give one")
+    if thread_id is not None and not str(thread_id).isdigit():
+        raise WebhooksFileError(f"the webhooks file {path}: '{key}' thread_id must be the thread's number (its id)")
+    if thread_name is not None and (not isinstance(thread_name, str) or not thread_name.strip()):
+        raise WebhooksFileError(f"the webhooks file {path}: '{key}' thread_name must be a name in quotes")
+    return Target(key, value["url"], None if thread_id is None else str(thread_id), thread_name)
 
 
 def _is_webhook_url(url: str) -> bool:
@@ -176,17 +195,18 @@ def notify(
     now: datetime | None = None,
     dry_run: bool = False,
     resend_unconfirmed: bool = False,
+    select: Callable[[Row], bool] = lambda row: True,
 ) -> NotifyReport:
-    """Post every undelivered Notifications row to its webhook, once (see the module docstring)."""
+    """Post every undelivered Notifications row (for which `select` holds) to its webhook, once (see
+    the module docstring)."""
     client = client or WebhookClient()
     report = NotifyReport(dry_run=dry_run)
-    raw = store.read()
-    tab = next((t for title, t in raw.items() if norm(title) == norm(TAB)), None)
-    if tab is None:
-        raise StoreError(f"{store.name} has no {TAB} tab (sheets-engine init lays every tab out)")
+    tab = _notifications(store)
     columns, rows = read_rows(tab)
-    due: list[tuple[Row, str, str]] = []
+    due: list[tuple[Row, Target]] = []
     for row in rows:
+        if not select(row):
+            continue
         if row.delivered.casefold().startswith(SENDING) and not resend_unconfirmed:
             report.unconfirmed.append(row.row)
             continue
@@ -196,41 +216,68 @@ def notify(
         if target is None:
             report.unroutable.setdefault(row.audience or "(no audience)", []).append(row.row)
             continue
-        due.append((row, *target))
+        due.append((row, target))
     if dry_run or not due:
-        report.posted = [r.row for r, _, _ in due] if dry_run else []
+        report.posted = [r.row for r, _ in due] if dry_run else []
         return report
-    moment = (now or datetime.now(UTC)).astimezone(UTC)
-    run = uuid.uuid4().hex[:12]
-    column = columns[DELIVERED]
-    # 1. Claim: a run that dies after posting leaves these rows 'sending', never posted twice.
-    claim = f"{SENDING} {run} {moment:%Y-%m-%d %H:%M:%S} UTC"
-    store.write([CellWrite(tab.title, r.row, column, claim) for r, _, _ in due])
-    # 2. Post, oldest row first; a gone or failing webhook is skipped for the rest of the run.
-    outcome: dict[int, str] = {}
-    for row, label, url in due:
-        if label in report.gone or label in report.failed:
-            outcome[row.row] = ""
+    _deliver(store, tab.title, columns[DELIVERED], due, client, report, (now or datetime.now(UTC)).astimezone(UTC))
+    return report
+
+
+def _notifications(store: Store) -> RawTab:
+    """The Notifications tab, read alone where the store can (a GM's own tabs are not read)."""
+    import inspect
+
+    try:
+        takes_only = "only" in inspect.signature(store.read).parameters
+    except (TypeError, ValueError):
+        takes_only = False
+    raw = store.read(only=(TAB,)) if takes_only else store.read()  # type: ignore[call-arg]
+    tab = next((t for title, t in raw.items() if norm(title) == norm(TAB)), None)
+    if tab is None:
+        raise StoreError(f"{store.name} has no {TAB} tab (sheets-engine init lays every tab out)")
+    return tab
+
+
+def _deliver(
+    store: Store,
+    title: str,
+    column: int,
+    due: list[tuple[Row, Target]],
+    client: WebhookClient,
+    report: NotifyReport,
+    moment: datetime,
+) -> None:
+    """Claim, post and record each row in turn, the record of one row in the write claiming the next;
+    a gone or failing webhook is skipped for the rest of the run (its rows left as they were)."""
+    claim = f"{SENDING} {uuid.uuid4().hex[:12]} {moment:%Y-%m-%d %H:%M:%S} UTC"
+    settled: list[CellWrite] = []  # the last row's outcome, written with the next claim
+    for row, target in due:
+        if target.label in report.gone or target.label in report.failed:
             continue
-        pieces = split_message(content(row))
+        store.write([*settled, CellWrite(title, row.row, column, claim)])
+        settled = []
         ids: list[str] = []
         try:
-            for piece in pieces:
-                ids.append(client.post(url, piece, label))
+            thread = target.thread_id
+            name = target.thread_name.replace("{turn}", str(row.turn or "")) if target.thread_name else None
+            for piece in split_message(content(row)):
+                posted = client.post(target.url, piece, target.label, thread_id=thread, thread_name=name)
+                ids.append(posted.id)
                 report.messages += 1
-        except WebhookGone:
-            report.gone.append(label)
-            outcome[row.row] = "" if not ids else claim
+                if name and not thread:  # the thread its first piece started: the rest go into it
+                    thread, name = posted.channel_id, None
+        except (WebhookGone, WebhookFailed, DeliveryUncertain) as error:
+            if isinstance(error, WebhookGone):
+                report.gone.append(target.label)
+            else:
+                report.failed[target.label] = str(error)
+            if ids or isinstance(error, DeliveryUncertain):  # some of it may be in the channel: unconfirmed
+                report.unconfirmed.append(row.row)
+            else:
+                settled = [CellWrite(title, row.row, column, "")]  # refused: given back for the next run
             continue
-        except WebhookFailed as error:
-            report.failed[label] = str(error)
-            outcome[row.row] = "" if not ids else claim  # part of it reached Discord: unconfirmed
-            continue
-        outcome[row.row] = f"{moment:%Y-%m-%d %H:%M:%S} UTC: " + " ".join(ids)
+        settled = [CellWrite(title, row.row, column, f"{moment:%Y-%m-%d %H:%M:%S} UTC: " + " ".join(ids))]
         report.posted.append(row.row)
-    # 3. Record: posted rows get their message ids; rows not posted are given back (blank).
-    writes = [CellWrite(tab.title, number, column, value) for number, value in outcome.items() if value != claim]
-    if writes:
-        store.write(writes)
-    report.unconfirmed += [n for n, value in outcome.items() if value == claim]
-    return report
+    if settled:
+        store.write(settled)

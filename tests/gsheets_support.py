@@ -49,11 +49,23 @@ def run_cli(args: list[str], capsys: Any, monkeypatch: Any) -> tuple[int, str, s
 def spy_writes(store: GoogleSheetsStore) -> list[dict[str, Any]]:
     """The batchUpdate bodies the store sends, as sent."""
     bodies: list[dict[str, Any]] = []
-    send = store.client.batch_update
+    send = store.client.send_write
 
-    def batch_update(key: str, body: Any) -> Any:
+    def send_write(key: str, body: Any) -> Any:
         bodies.append(body)
         return send(key, body)
 
-    store.client.batch_update = batch_update  # type: ignore[method-assign]
+    store.client.send_write = send_write  # type: ignore[method-assign]
     return bodies
+
+
+def kinds(served: list[Any]) -> list[str]:
+    """The requests a run made, as the stand-in served them: token, metadata, read (the first read of
+    cells), guard (every later read of cells: the guard's re-read, a read-back), write."""
+    named, read = [], False
+    for request in served:
+        kind = request.kind
+        if kind == "grid":
+            kind, read = ("guard" if read else "read"), True
+        named.append(kind)
+    return named

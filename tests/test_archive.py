@@ -237,7 +237,8 @@ def test_on_google_a_gm_edit_in_history_before_the_delete_refuses_it(google: Goo
     from sheets_engine.stores.guard import ConflictError
 
     before = google.fake.values(GAME, "History")
-    google.fake.before("values:batchGetByDataFilter", lambda fake: fake.put_values(GAME, "History!A2", [[77]]))
+    # after the read of the game's History, before the re-read that guards the delete
+    google.fake.before(f"{GAME}:getByDataFilter", lambda fake: fake.put_values(GAME, "History!A2", [[77]]), skip=1)
     with pytest.raises(ConflictError):
         archive_history(google.store(), google.store(ARCHIVE), keep_turns=1)
     after = google.fake.values(GAME, "History")

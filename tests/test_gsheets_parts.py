@@ -12,8 +12,9 @@ import requests
 from sheets_engine.stores import open_store
 from sheets_engine.stores.base import StoreError
 from sheets_engine.stores.gsheets import GoogleSheetsStore, load_credentials, spreadsheet_key
-from sheets_engine.stores.gsheets_http import RetryPolicy, SheetsClient, SheetsUnavailable
-from sheets_engine.stores.gsheets_layout import Block, extended_value, plan_write, rectangles, update_cells
+from sheets_engine.stores.gsheets_http import AnswerLost, RetryPolicy, SheetsClient, SheetsUnavailable
+from sheets_engine.stores.gsheets_layout import extended_value, update_cells
+from sheets_engine.stores.gsheets_plan import Block, block_requests, plan_write, rectangles
 from sheets_engine.stores.guard import find_conflicts, same_value
 from tests.gsheets_support import run_cli
 from tests.standin.cassettes import cassette_path
@@ -131,18 +132,37 @@ def test_changed_cells_are_written_exactly_and_new_rows_as_one_block() -> None:
         ("Provinces", 4, 5): 12,
         ("Provinces", 4, 6): 13,
         ("Provinces", 9, 2): "x",
+        ("Provinces", 9, 3): None,  # emptied: its own range-only request
         ("History", 8, 1): 1,  # History's last row is 7: these two rows are new
         ("History", 8, 3): "a",
         ("History", 9, 1): 1,
     }
-    targets, blocks = plan_write(cells, {"Provinces": 40, "History": 7})
-    assert sorted((b.tab, b.row, b.column, b.values) for b in blocks) == [
-        ("History", 8, 1, ((1, None, "a"), (1, None, None))),
-        ("Provinces", 3, 5, ((10, 11), (12, 13))),
-        ("Provinces", 9, 2, (("x",),)),
+    plan = plan_write(cells, {"Provinces": 40, "History": 7})
+    assert sorted((b.tab, b.row, b.column, b.values, b.new) for b in plan.blocks) == [
+        ("History", 8, 1, ((1, None, "a"), (1, None, None)), True),
+        ("Provinces", 3, 5, ((10, 11), (12, 13)), False),
+        ("Provinces", 9, 2, (("x",),), False),
     ]
+    assert plan.clears == [("Provinces", 9, 3, 9, 3)]
     # the gaps of new rows are written empty, so the guard checks they are still empty
-    assert set(targets) == set(cells) | {("History", 8, 2), ("History", 9, 2), ("History", 9, 3)}
+    assert set(plan.targets) == set(cells) | {("History", 8, 2), ("History", 9, 2), ("History", 9, 3)}
+
+
+def test_a_value_repeated_down_new_rows_is_one_repeat_cell_and_the_rest_one_update() -> None:
+    """History's turn, run id and time are the same on every row a run appends."""
+    rows = tuple((3, "r-20261130", "2026-11-30 20:00", f"Province {n}", n) for n in range(1, 9))
+    requests = block_requests(7, Block("History", 2, 1, rows, new=True), 1_000_000)
+    kinds = [next(iter(r)) for r in requests]
+    assert kinds == ["updateCells", "repeatCell", "repeatCell", "repeatCell"]
+    update = requests[0]["updateCells"]
+    assert update["start"] == {"sheetId": 7, "rowIndex": 1, "columnIndex": 3}
+    assert update["rows"][0] == {"values": [{"userEnteredValue": {"stringValue": "Province 1"}},
+                                            {"userEnteredValue": {"numberValue": 1}}]}  # fmt: skip
+    assert requests[2]["repeatCell"] == {
+        "range": {"sheetId": 7, "startRowIndex": 1, "endRowIndex": 9, "startColumnIndex": 1, "endColumnIndex": 2},
+        "cell": {"userEnteredValue": {"stringValue": "r-20261130"}},
+        "fields": "userEnteredValue",
+    }
 
 
 def test_the_guard_reads_few_ranges() -> None:
@@ -151,11 +171,13 @@ def test_the_guard_reads_few_ranges() -> None:
 
 
 def test_an_update_touches_values_only() -> None:
-    request = update_cells(42, Block("T", 2, 3, (("a", None),)))
+    request = update_cells(42, 1, 2, [["a", 5]])
     assert request == {
         "updateCells": {
             "start": {"sheetId": 42, "rowIndex": 1, "columnIndex": 2},
-            "rows": [{"values": [{"userEnteredValue": {"stringValue": "a"}}, {}]}],
+            "rows": [
+                {"values": [{"userEnteredValue": {"stringValue": "a"}}, {"userEnteredValue": {"numberValue": 5}}]}
+            ],
             "fields": "userEnteredValue",
         }
     }
@@ -186,6 +208,10 @@ class Scripted(requests.Session):
         response.status_code, response.headers = status, requests.structures.CaseInsensitiveDict(headers)
         body = {} if status == 200 else {"error": {"code": status, "message": "m", "status": "S"}}
         response._content = json.dumps(body).encode()
+        if headers.get("Content-Type", "").startswith("text/html"):  # a gateway's page, as Google's front end sends
+            response._content = (
+                b"<!DOCTYPE html><html><title>Error 502 (Server Error)!!1</title>That's an error.</html>"
+            )
         response.request = requests.Request(method, url).prepare()
         return response
 
@@ -199,10 +225,10 @@ def _client(script: list[Any], **policy: Any) -> tuple[SheetsClient, Scripted, l
 def test_every_request_has_a_timeout(tmp_path: Path) -> None:
     client, session, _ = _client([200])
     client.fetch_sheet_metadata(KEY)
-    assert session.calls == [(10.0, 120.0)]
+    assert session.calls == [(10.0, 190.0)]  # longer than the 180 s Google gives itself to process a request
     store = GoogleSheetsStore.open(f"gsheet:{KEY}", write_key_file(tmp_path))
-    assert store.client.timeout == (10.0, 120.0)
-    assert store.client.session._refresh_timeout == 120.0  # the token request's own timeout
+    assert store.client.timeout == (10.0, 190.0)
+    assert store.client.session._refresh_timeout == 190.0  # the token request's own timeout
 
 
 def test_retries_stop_after_a_bounded_number_of_attempts() -> None:
@@ -215,17 +241,65 @@ def test_retries_stop_after_a_bounded_number_of_attempts() -> None:
 
 
 def test_retries_stop_at_the_deadline() -> None:
-    client, session, slept = _client([429], attempts=100, base_delay=10, max_delay=10, deadline=25)
+    client, session, slept = _client([503], attempts=100, base_delay=10, max_delay=10, deadline=25)
     with pytest.raises(SheetsUnavailable):
         client.values_batch_get(KEY, ["'A'"])
     # each wait is jittered between 5 and 10 s: at most 25 // 5 waits fit before the deadline
     assert sum(slept) <= 25 and len(session.calls) <= 1 + 25 // 5
 
 
+def test_a_spent_quota_is_waited_out_for_the_minute_google_names() -> None:
+    """A 429 without Retry-After: "After 1 minute, you can execute requests again" (the limits page);
+    one such wait fits in the 90 s a request is retried for, two do not."""
+    client, session, slept = _client([429, 429, 200])
+    with pytest.raises(SheetsUnavailable, match="HTTP 429"):
+        client.fetch_sheet_metadata(KEY)
+    assert slept == [60.0] and len(session.calls) == 2
+    client, session, slept = _client([429, 200])
+    assert client.fetch_sheet_metadata(KEY) == {} and slept == [60.0]
+
+
 def test_a_dropped_connection_and_retry_after_are_honoured() -> None:
     client, session, slept = _client([requests.ConnectionError("reset"), (429, {"Retry-After": "2"}), 200])
     assert client.fetch_sheet_metadata(KEY) == {}
     assert slept[1] == 2.0 and len(session.calls) == 3
+
+
+HTML = {"Content-Type": "text/html; charset=UTF-8"}
+
+
+def test_an_html_5xx_is_retried_like_a_json_one_and_never_quoted() -> None:
+    """gspread reads a body that is not Google's JSON error as code -1: the HTTP status still decides."""
+    client, session, _ = _client([(502, HTML), 200])
+    assert client.fetch_sheet_metadata(KEY) == {} and len(session.calls) == 2
+    client, _, _ = _client([(502, HTML)], attempts=2)
+    with pytest.raises(SheetsUnavailable) as failed:
+        client.fetch_sheet_metadata(KEY)
+    assert str(failed.value).startswith("Google Sheets is not answering (HTTP 502 (an HTML page)) after 2 attempt")
+    assert "<" not in str(failed.value) and "That's an error" not in str(failed.value)
+
+
+@pytest.mark.parametrize(
+    ("answer", "replied"),
+    [(503, True), ((502, HTML), True), (500, True), (requests.ReadTimeout("slow"), True),
+     (requests.ConnectionError("reset by peer"), False)],
+    ids=["503", "html-502", "500", "read-timeout", "reset"],
+)  # fmt: skip
+def test_a_write_whose_answer_is_lost_is_never_sent_again_by_the_client(answer: Any, replied: bool) -> None:
+    """It may have landed: the store reads back before anything is sent again (test_gsheets_faults)."""
+    client, session, slept = _client([answer, 200])
+    with pytest.raises(AnswerLost) as lost:
+        client.send_write(KEY, {"requests": []})
+    assert len(session.calls) == 1 and slept == [] and lost.value.replied is replied
+    assert "<" not in lost.value.failure
+
+
+def test_a_write_refused_by_the_quota_or_never_connected_is_sent_again() -> None:
+    """A 429 is Google's quota refusing the request ("the additional 50 requests exceed the quota"): nothing
+    was applied, and the reference says to back off and retry. A connection never made sent nothing."""
+    client, session, slept = _client([(429, {"Retry-After": "3"}), requests.ConnectTimeout("no route"), 200])
+    assert client.send_write(KEY, {"requests": []}) == {}
+    assert len(session.calls) == 3 and slept[0] == 3.0
 
 
 def test_a_refusal_is_not_retried() -> None:

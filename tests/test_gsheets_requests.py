@@ -1,15 +1,17 @@
-"""What the Google store sends (issue 15): pasted text at a few bytes a cell, and no request over the limit.
+"""What the Google store sends (issues 15 and 25): every value typed as the reference defines it, no
+request over the limit, and nothing outside "What the engine relies on" (docs/google-sheets.md).
 
-Against the stand-in of the Sheets API on 127.0.0.1, which parses pasted text the way Sheets parses
-typed text (so a value sent unprotected comes back as a formula, a number or a date, and the test
-fails) and refuses request bodies over `max_request`. A write over the limit is staged in a hidden
-tab and moved into place by one guarded request: it lands whole, a failure between the stages leaves
-every visible tab as it was, and a GM's edit during it refuses it with nothing visible written.
+Against the stand-in of the Sheets API on 127.0.0.1, which refuses any request outside that list
+(tests/standin/fake_strict.py) and request bodies over `max_request`. A write over the limit is
+staged in a hidden tab and moved into place by one guarded request: it lands whole, a failure between
+the stages leaves every visible tab as it was, and a GM's edit during it refuses it with nothing
+visible written.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,16 +20,16 @@ import pytest
 
 from sheets_engine.stores.base import CellWrite, RowsAppended, StoreError
 from sheets_engine.stores.gsheets import GoogleSheetsStore
-from sheets_engine.stores.gsheets_http import RetryPolicy
-from sheets_engine.stores.gsheets_layout import MAX_REQUEST_BYTES, STAGING_TITLE, paste_field
+from sheets_engine.stores.gsheets_http import RetryPolicy, SheetsUnavailable
+from sheets_engine.stores.gsheets_layout import MAX_REQUEST_BYTES, STAGING_TITLE
 from sheets_engine.stores.guard import ConflictError
-from tests.standin.fake_sheets import FakeSheets, Fault
+from tests.standin.fake_sheets import GRID_READ, FakeSheets, Fault
 from tests.standin.keys import TEST_ACCOUNT, write_key_file
 from tests.standin.server import serve
 
 KEY = "1RequestsCampaign000000000000000000000000000"
 QUICK = RetryPolicy(sleep=lambda seconds: None, attempts=2)
-# Text Sheets would read as something else if it were pasted as typed
+# Text Sheets would read as something else if it were typed in
 RISKY = ["=1+1", "+1", "-x", "@here", "'quoted'", "007", "1,234", "2026-11-30", "12:30", "TRUE", "false", "1e5",
          "50%", "$3", "  padded ", 'he said "no"', "two\nlines", "tab\there", "-", "小田原 Odawara",
          "x" * 300]  # fmt: skip
@@ -99,37 +101,75 @@ def test_text_sheets_would_parse_arrives_as_text_and_numbers_as_numbers(sheet: S
     assert store.read()["History"].rows[0][1][: len(RISKY)] == RISKY
 
 
-def test_the_stand_in_parses_unprotected_pasted_text_as_sheets_does(sheet: Sheet) -> None:
-    """So a value the store forgot to protect fails the test above."""
-    history = sheet.fake.sheet_id(KEY, "History")
-    paste = {"coordinate": {"sheetId": history, "rowIndex": 1}, "data": "=1+1\t007\tTRUE\t2026-11-30\t-x\t'=1+1",
-             "type": "PASTE_VALUES", "delimiter": "\t"}  # fmt: skip
-    sheet.fake.gm_update(KEY, {"pasteData": paste})
-    assert [sheet.fake.cell(KEY, "History", 2, c) for c in range(1, 7)] == [
-        ("formula", "=1+1"), ("number", 7), ("bool", True), ("number", 46356.0), ("formula", "=-x"),
-        ("string", "=1+1"),
-    ]  # fmt: skip
+@pytest.mark.parametrize(
+    ("request_", "refused"),
+    [
+        ({"pasteData": {"coordinate": {"sheetId": 0}, "data": "'=1+1", "type": "PASTE_VALUES", "delimiter": "\t"}},
+         "pasteData requests"),
+        ({"updateCells": {"start": {"sheetId": 0},
+                          "rows": [{"values": [{"userEnteredValue": {"formulaValue": "=1+1"}}]}],
+                          "fields": "userEnteredValue"}}, "a value written as formulaValue"),
+        ({"updateCells": {"range": {"sheetId": 0, "endRowIndex": 1, "endColumnIndex": 1},
+                          "rows": [{"values": [{"userEnteredValue": {"numberValue": 1}}]}],
+                          "fields": "userEnteredValue"}},
+         "updateCells other than values from a start, or a range emptied"),
+        ({"insertDimension": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": 1, "endIndex": 2}}},
+         "insertDimension requests"),
+    ],
+    ids=["pasteData", "formula", "updateCells-range-with-rows", "insertDimension"],
+)  # fmt: skip
+def test_the_stand_in_refuses_a_write_resting_on_what_google_does_not_document(
+    sheet: Sheet, request_: dict[str, Any], refused: str
+) -> None:
+    store = sheet.store()
+    board = {"sheetId": sheet.fake.sheet_id(KEY, "Board")}
+    request_ = json.loads(json.dumps(request_).replace('{"sheetId": 0', json.dumps(board)[:-1]))
+    before = sheet.visible()
+    with pytest.raises(StoreError) as refusal:
+        store.session.call("write", lambda: store.client.send_write(KEY, {"requests": [request_]}))
+    assert f"The stand-in refuses {refused}" in str(refusal.value)
+    assert "not among the behaviours docs/google-sheets.md says the engine relies on" in str(refusal.value)
+    assert sheet.visible() == before
 
 
 @pytest.mark.parametrize(
-    ("value", "field"),
-    [("=x", "'=x"), ("'a", "''a"), ("007", "'007"), (7, "7"), (7.0, "7"), (-2, "-2"), ("", ""), (None, ""),
-     (0.5, None), (True, None), ("a\tb", None), ("a\nb", None), ('a "b"', None), (" a", None), (10**15, None)],
+    "query",
+    ["includeGridData=false", "fields=sheets",
+     "ranges=Board!A1&fields=sheets.properties(sheetId,title,sheetType,gridProperties)"],
 )  # fmt: skip
-def test_a_value_is_pasted_behind_an_apostrophe_or_sent_typed(value: Any, field: str | None) -> None:
-    assert paste_field(value) == field
+def test_the_stand_in_refuses_a_read_the_store_does_not_make(sheet: Sheet, query: str) -> None:
+    fake = sheet.fake
+    fake.grant_token("t", TEST_ACCOUNT)
+    status, _, reply = fake.handle("GET", f"/v4/spreadsheets/{KEY}?{query}", {"Authorization": "Bearer t"})
+    assert status == 400 and "not among the behaviours" in json.loads(reply)["error"]["message"]
+    status, _, _ = fake.handle("GET", f"/v4/spreadsheets/{KEY}/values/Board", {"Authorization": "Bearer t"})
+    assert status == 400  # the values API: the store reads through spreadsheets.get only
+
+
+def test_no_text_is_sent_through_a_paste_or_as_a_formula_anywhere_in_the_package() -> None:
+    """A search of the code: values go in as typed CellData (gsheets_layout), never pasted, never formulas."""
+    import sheets_engine
+
+    package = Path(sheets_engine.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "pasteData" not in text and "PASTE_NORMAL" not in text, path
+        if path.name != "gsheets_read.py":  # which reads a GM's formulas; nothing else names them
+            assert "formulaValue" not in text, path
 
 
 # -- bytes and request sizes ---------------------------------------------------------------------------
-def test_a_turn_that_fits_is_one_request_of_about_ten_bytes_a_cell(sheet: Sheet) -> None:
+def test_a_turn_that_fits_is_one_request_of_about_eighteen_bytes_a_cell(sheet: Sheet) -> None:
+    """Every value a typed CellData (some 40 bytes); the turn's repeated History values (its turn, run id,
+    time, and here the tab, column and cause) one repeatCell each, so about 18 bytes a cell in all."""
     store = sheet.store()
     writes = a_turn(store, 2_000)
     sheet.fake.served.clear()
     store.write(writes)
     cells = 151 + 2_000 * 9
-    assert sheet.writes() == [201_984]  # one batchUpdate: 201,984 bytes for 18,151 cells
-    assert round(sheet.writes()[0] / cells, 2) == 11.13
-    assert [s.path.rsplit(":", 1)[-1] for s in sheet.fake.served] == ["batchGetByDataFilter", "batchUpdate"]
+    assert sheet.writes() == [328_600]  # one batchUpdate: 328,600 bytes for 18,151 cells
+    assert round(sheet.writes()[0] / cells, 2) == 18.1
+    assert [s.kind for s in sheet.fake.served] == ["grid", "write"]  # the guard's re-read, the write
     assert sheet.fake.values(KEY, "History")[2000] == [3, "r-20261130-2000", "2026-11-30 20:00", "Provinces",
                                                       "Province 2000", "Gold", 2000, 2012, "tax"]  # fmt: skip
     assert sheet.fake.cell(KEY, "Board", 7, 4) == ("string", "=SUM(A1)")
@@ -153,8 +193,8 @@ def test_a_write_over_the_limit_is_staged_and_lands_whole(sheet: Sheet, tmp_path
     assert sheet.visible() == expected
     assert STAGING_TITLE not in sheet.titles()
     sizes = sheet.writes()
-    assert len(sizes) == 5 and max(sizes) <= 50_000  # four staging requests, then the one that moves it in
-    assert [s.path.rsplit(":", 1)[-1] for s in sheet.fake.served][-2:] == ["batchGetByDataFilter", "batchUpdate"]
+    assert len(sizes) == 8 and max(sizes) <= 50_000  # seven staging requests, then the one that moves it in
+    assert [s.kind for s in sheet.fake.served][-2:] == ["grid", "write"]
 
 
 def test_a_failure_between_the_stages_leaves_every_visible_tab_as_it_was(sheet: Sheet) -> None:
@@ -188,7 +228,7 @@ def test_a_gm_edit_during_a_staged_write_refuses_it_and_the_staging_tab_goes(she
     store = sheet.store()
     store.request_limit = 50_000
     writes = a_turn(store, 2_000)
-    sheet.fake.before("values:batchGetByDataFilter", lambda fake: fake.put_values(KEY, "Board!B4", [[999]]))
+    sheet.fake.before(GRID_READ, lambda fake: fake.put_values(KEY, "Board!B4", [[999]]))
     edited = sheet.visible()  # what the tabs hold once the GM typed 999 (applied to a copy below)
     edited["Board"][1][(3, 1)] = ("number", 999)
     with pytest.raises(ConflictError) as error:
@@ -208,7 +248,7 @@ def test_a_write_whose_last_request_cannot_fit_is_refused_before_anything_is_sen
         store.write([CellWrite("Board", r, 2, r) for r in range(2, 302, 2)])
     assert str(error.value) == (
         f"This write to gsheet:{KEY} is 150 cells in 150 separate ranges: even staged, its last request would be "
-        "18,837 bytes, over the 3,000-byte limit of a request. Nothing was written. Resolve in smaller steps "
+        "24,237 bytes, over the 3,000-byte limit of a request. Nothing was written. Resolve in smaller steps "
         "(a paused turn) or write to a workbook."
     )
     assert sheet.writes() == [] and sheet.visible() == before
@@ -227,15 +267,16 @@ def long_history(sheet: Sheet, rows: int) -> None:
 
 
 def ranges_asked(store: GoogleSheetsStore) -> list[list[str]]:
-    """The ranges of every values batch-get the store makes from now on."""
+    """The ranges of every read of cells (a spreadsheets.get with ranges) the store makes from now on."""
     asked: list[list[str]] = []
-    batch_get = store.client.values_batch_get
+    get = store.session.get
 
-    def spy(key: str, ranges: list[str], params: Any = None) -> Any:
-        asked.append(list(ranges))
-        return batch_get(key, ranges, params=params)
+    def spy(ranges: list[str], *more: Any) -> Any:
+        if ranges:
+            asked.append(list(ranges))
+        return get(ranges, *more)
 
-    store.client.values_batch_get = spy  # type: ignore[method-assign]
+    store.session.get = spy  # type: ignore[method-assign]
     return asked
 
 
@@ -260,7 +301,7 @@ def test_a_gm_edit_in_history_during_a_run_is_still_seen(sheet: Sheet) -> None:
     ):  # fmt: skip
         store = sheet.store()
         store.read(headers_only=("History",))
-        sheet.fake.before("values:batchGetByDataFilter", edit)
+        sheet.fake.before(GRID_READ, edit)
         with pytest.raises(ConflictError) as error:
             store.write([RowsAppended("History", 5_002, (1, 2), [(4, "next")])])
         shown = str(error.value.conflicts[0])
@@ -276,8 +317,7 @@ def test_history_with_many_blank_rows_below_it_is_read_whole_in_one_more_request
     store = sheet.store()
     asked = ranges_asked(store)
     assert store.read(headers_only=("History",))["History"].last_row == 5_001
-    assert asked == [["'Board'", "'History'!1:1", "'History'!A6002:A"]]
-    assert store.exchanges[-1].url.endswith("/values/%27History%27%21A%3AA")  # then the whole column, once
+    assert asked == [["'Board'", "'History'!1:1", "'History'!A6002:A"], ["'History'!A2:A"]]  # then the column, once
     store.write([RowsAppended("History", 5_002, (1, 2), [(4, "next")])])
     assert sheet.fake.values(KEY, "History")[5_001][:2] == [4, "next"]
 
@@ -302,3 +342,23 @@ def test_laying_out_a_campaign_larger_than_a_request_takes_several_within_the_li
             assert max(sizes) <= limit
             assert len(sizes) == (7 if limit == 50_000 else 1)
     assert laid_out[0] == laid_out[1]
+
+
+def test_a_staging_request_whose_answer_is_lost_stops_the_run_with_nothing_visible_written(sheet: Sheet) -> None:
+    """Staging is invisible, but its answer lost is still no reason to send anything again: exit 1,
+    and the next run deletes the hidden tab and writes the turn whole."""
+    before = sheet.visible()
+    sheet.fake.max_request = 50_000
+    store = sheet.store()
+    store.request_limit = 50_000
+    writes = a_turn(store, 2_000)
+    sheet.fake.fail(503, endpoint=":batchUpdate", applied=True)  # the first staging request lands, its answer lost
+    with pytest.raises(
+        SheetsUnavailable, match=r"staging a write .* was lost \(HTTP 503: .*Nothing visible was written"
+    ):
+        store.write(writes)
+    assert sheet.visible() == before and STAGING_TITLE in sheet.titles()
+    store = sheet.store()
+    store.request_limit = 50_000
+    store.write(a_turn(store, 2_000))
+    assert sheet.titles() == ["Board", "History"] and len(sheet.fake.values(KEY, "History")) == 2_001

@@ -20,9 +20,8 @@ import pytest
 from sheets_engine import app
 from sheets_engine.stores.gsheets import GoogleSheetsStore
 from sheets_engine.stores.gsheets_http import RetryPolicy
-from sheets_engine.stores.gsheets_layout import reply_range
 from sheets_engine.stores.guard import column_letter
-from tests.gsheets_support import run_cli
+from tests.gsheets_support import kinds, run_cli
 from tests.standin.campaigns import demo_tabs
 from tests.standin.fake_sheets import FakeSheets
 from tests.standin.keys import TEST_ACCOUNT, write_key_file
@@ -67,15 +66,6 @@ def sheet(tmp_path: Path) -> Iterator[Sheet]:
         yield laid
 
 
-def kind(path: str) -> str:
-    """What a request the stand-in served was."""
-    for ending, name in (("/token", "token"), ("values:batchGetByDataFilter", "guard"), ("values:batchGet", "read"),
-                         (":batchUpdate", "write")):  # fmt: skip
-        if path.endswith(ending):
-            return name
-    return "metadata"
-
-
 def resolve_while_a_gm_acts(
     sheet: Sheet, act: Callable[[Sheet], None], capsys: Any, monkeypatch: Any
 ) -> tuple[int, str, list[str], dict[str, Any]]:
@@ -90,7 +80,7 @@ def resolve_while_a_gm_acts(
     monkeypatch.setattr("sheets_engine.cli._store", lambda source: EditAfterRead(sheet.store(), gm))
     served = len(sheet.fake.served)
     code, _, err = run_cli(["resolve", f"gsheet:{KEY}", "--force"], capsys, monkeypatch)
-    return code, err, [kind(s.path) for s in sheet.fake.served[served:]], after_gm
+    return code, err, kinds(sheet.fake.served[served:]), after_gm
 
 
 def header_column(sheet: Sheet, title: str, name: str) -> int:
@@ -127,10 +117,12 @@ def rename_armies(sheet: Sheet) -> None:
 
 
 def full_orders_grid(sheet: Sheet) -> int:
-    """Make the Orders grid exactly as long as its rows (as the engine's own appends leave it); its row count."""
+    """Make the Orders grid exactly as long as its rows (as the engine's own appends leave it); its row count.
+    (The demo's Orders is its header alone: the GM unfreezes it, Google freezing never all of a grid's rows.)"""
     height = len(sheet.rows("Orders"))
     sheet.fake.gm_update(KEY, {"updateSheetProperties": {"properties": {"sheetId": sheet.sheet_id("Orders"),
-                         "gridProperties": {"rowCount": height}}, "fields": "gridProperties.rowCount"}})  # fmt: skip
+                         "gridProperties": {"rowCount": height, "frozenRowCount": 0}},
+                         "fields": "gridProperties.rowCount,gridProperties.frozenRowCount"}})  # fmt: skip
     return height
 
 
@@ -170,8 +162,10 @@ RESHAPES = {
         insert_army_row,
         "Armies: its grid was 1000 rows x 26 columns, now 1001 x 26 (rows or columns inserted, deleted or added)",
     ),
-    "a renamed tab (Armies)": (rename_armies, "Armies: no tab has this name any more (renamed or deleted)"),
+    "a renamed tab (Armies)": (rename_armies, "Armies: renamed to 'Armies (old)'"),
 }
+# Google refuses the re-read of a range in a tab no longer there under its title: the metadata says what changed
+AFTER_REFUSAL = {"a renamed tab (Armies)"}
 
 
 @pytest.mark.parametrize("case", sorted(RESHAPES))
@@ -181,7 +175,7 @@ def test_a_reshaped_tab_exits_3_with_nothing_written(sheet: Sheet, capsys: Any, 
     assert code == 3, err
     assert err.startswith(f"Error: gsheet:{KEY} changed while the engine was working (")
     assert said in err
-    assert made == ["token", "metadata", "read", "guard"]
+    assert made == ["token", "metadata", "read", "guard"] + (["metadata"] if case in AFTER_REFUSAL else [])
     assert sheet.snapshot() == after_gm
 
 
@@ -221,7 +215,7 @@ def test_an_undisturbed_run_still_makes_five_requests_and_the_next_write_builds_
     store = sheet.store()
     report = app.resolve(store, now=NOW)
     assert report.summary["resolved"] is True
-    assert [kind(s.path) for s in sheet.fake.served[served:]] == ["token", "metadata", "read", "guard", "write"]
+    assert kinds(sheet.fake.served[served:]) == ["token", "metadata", "read", "guard", "write"]
     # the same store writes again: it remembers what it wrote and the grids it grew
     from sheets_engine.stores.base import CellWrite
 
@@ -229,18 +223,42 @@ def test_an_undisturbed_run_still_makes_five_requests_and_the_next_write_builds_
     assert sheet.rows("Clans")[1][1] == 77
 
 
-@pytest.mark.parametrize(
-    ("named", "grid"),
-    [
-        ("'🌵 test_values_batch_get 1'!A1:A10", ("🌵 test_values_batch_get 1", 10, 1)),  # Google's, for A:A
-        ("'🌵 test_values_get 1'!A1:J10", ("🌵 test_values_get 1", 10, 10)),  # Google's, for a whole tab
-        ("Sheet1!A1:D1", ("Sheet1", 1, 4)),
-        ("'It''s'!A1", ("It's", 1, 1)),
-        ("Orders!A1:AB1", ("Orders", 1, 28)),
-        ("not a range", None),
-    ],
-)
-def test_the_range_google_names_in_a_reply_gives_the_grid(named: str, grid: tuple[str, int, int] | None) -> None:
-    """The first two are replies recorded from Google by gspread's maintainers: an open range comes
-    back clamped to the grid (10 rows, 10 columns there)."""
-    assert reply_range(named) == grid
+def test_a_row_deleted_from_a_grid_that_was_exactly_full_exits_3(sheet: Sheet) -> None:
+    """The guard asks for cells of the grid as read; Google refuses a range past a grid that shrank
+    under it, and the metadata then says what changed: a conflict (exit 3), not a refusal (exit 2)."""
+    from sheets_engine.stores.base import CellWrite
+    from sheets_engine.stores.guard import ConflictError
+
+    clans = len(sheet.rows("Clans"))
+    sheet.fake.gm_update(KEY, {"updateSheetProperties": {"properties": {"sheetId": sheet.sheet_id("Clans"),
+                         "gridProperties": {"rowCount": clans}}, "fields": "gridProperties.rowCount"}})  # fmt: skip
+    store = sheet.store()
+    store.read()
+    sheet.fake.gm_update(KEY, {"deleteDimension": {"range": {"sheetId": sheet.sheet_id("Clans"),
+                         "dimension": "ROWS", "startIndex": clans - 2, "endIndex": clans - 1}}})  # fmt: skip
+    served = len(sheet.fake.served)
+    with pytest.raises(ConflictError) as conflict:
+        store.write([CellWrite("Clans", clans, 2, 5)])  # the last clan's Treasury, in the row now past the grid
+    assert [str(c) for c in conflict.value.conflicts] == [
+        f"Clans: its grid was {clans} rows x 26 columns, now {clans - 1} x 26 (rows or columns inserted, deleted "
+        "or added)"
+    ]
+    assert kinds(sheet.fake.served[served:]) == ["read", "metadata"]  # refused, then what changed
+    assert [s.status for s in sheet.fake.served[served:]] == [400, 200]
+
+
+def test_push_force_onto_a_tab_of_one_row_works(sheet: Sheet, tmp_path: Path) -> None:
+    """A tab whose grid is one row (a GM shrank it) gets a second row before its header is frozen: Google
+    refuses to freeze every row of a grid."""
+    from sheets_engine.stores.transfer import copy_campaign
+    from sheets_engine.stores.xlsx import WorkbookStore
+
+    sheet.fake.gm_update(KEY, {"updateSheetProperties": {"properties": {"sheetId": sheet.sheet_id("Game"),
+                         "gridProperties": {"rowCount": 1, "frozenRowCount": 0}},
+                         "fields": "gridProperties.rowCount,gridProperties.frozenRowCount"}})  # fmt: skip
+    source = WorkbookStore(tmp_path / "campaign.xlsx")
+    source.create(demo_tabs(), overwrite=True)
+    copy_campaign(source, sheet.store(), overwrite=True, choices=app.ruleset_choices)
+    game = sheet.fake.spreadsheets[KEY].sheet("Game")
+    assert game is not None and game.properties["gridProperties"]["frozenRowCount"] == 1
+    assert [row[:2] for row in sheet.rows("Game")] == [[k, "" if v is None else v] for k, v, *_ in demo_tabs()["Game"]]

@@ -45,7 +45,7 @@ def notifications(path: Path) -> list[list[Any]]:
 
 def no_wait() -> WebhookClient:
     waits: list[float] = []
-    client = WebhookClient(sleep=waits.append)
+    client = WebhookClient(sleep=waits.append)  # the stand-in's default bucket is never spent
     client.waits = waits  # type: ignore[attr-defined]
     return client
 
@@ -152,9 +152,11 @@ def test_a_players_everyone_is_not_a_ping(tmp_path: Path, discord: tuple[FakeDis
     assert posted.body["allowed_mentions"] == {"parse": []}
 
 
-def test_a_run_that_died_after_claiming_never_posts_twice(
+def test_notify_killed_after_its_second_post_leaves_one_row_unconfirmed_and_the_next_run_delivers_the_rest(
     campaign: Path, tmp_path: Path, discord: tuple[FakeDiscord, str], monkeypatch: Any
 ) -> None:
+    """Each row is claimed, posted, and recorded with the next row's claim: the process dying right after
+    a post leaves that one row `sending`, and no other (issue 25)."""
     fake, base = discord
     hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, AUDIENCES))
 
@@ -163,23 +165,140 @@ def test_a_run_that_died_after_claiming_never_posts_twice(
 
     client = no_wait()
     real_post = client.post
-    sent = []
 
-    def post_then_die(url: str, content: str, label: str) -> str:
-        if len(sent) == 5:
-            raise Killed  # the process dies here: five messages reached Discord, nothing recorded
-        sent.append(real_post(url, content, label))
-        return sent[-1]
+    def post_then_die(*args: Any, **kwargs: Any) -> Any:
+        posted = real_post(*args, **kwargs)
+        if len(fake.posted) == 2:
+            raise Killed  # the second message reached Discord; the process dies before it is recorded
+        return posted
 
     monkeypatch.setattr(client, "post", post_then_die)
     with pytest.raises(Killed):
         notify(WorkbookStore(campaign), hooks, client=client)
-    assert len(fake.posted) == 5
-    assert all(str(row[4]).startswith("sending ") for row in notifications(campaign))
+    cells = [str(row[4] or "") for row in notifications(campaign)]
+    assert cells[0].endswith(fake.posted[0].channel_id) is False and ": " in cells[0]  # recorded with its id
+    assert cells[1].startswith("sending ") and all(c == "" for c in cells[2:])  # only the one in flight
     later = notify(WorkbookStore(campaign), hooks, client=no_wait())
-    assert later.posted == [] and later.unconfirmed == list(range(2, 17)) and len(fake.posted) == 5
+    assert later.unconfirmed == [3] and later.posted == list(range(4, 17))
+    by_webhook = {n: AUDIENCES[int(n.split("/")[0]) - 1] for n in {p.webhook for p in fake.posted}}
+    sent = sorted((by_webhook[p.webhook], p.content.split("\n", 1)[1]) for p in fake.posted)
+    assert sent == sorted((row[1], row[3]) for row in notifications(campaign))  # every row once, nothing twice
     resent = notify(WorkbookStore(campaign), hooks, client=no_wait(), resend_unconfirmed=True)
-    assert len(resent.posted) == 15
+    assert resent.posted == [3] and len(fake.posted) == 16  # a GM's choice, after looking at the channel
+
+
+def test_a_post_whose_answer_is_lost_keeps_its_row_unconfirmed(
+    campaign: Path, tmp_path: Path, discord: tuple[FakeDiscord, str]
+) -> None:
+    """The message may be in the channel: the row is not given back to be posted again."""
+    fake, base = discord
+    hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, AUDIENCES))
+    fake.lose("1/token1")  # public's first post: saved, and answered after the client stopped waiting
+    report = notify(WorkbookStore(campaign), hooks, client=WebhookClient(sleep=lambda s: None, timeout=(2.0, 0.2)))
+    first_public = next(i for i, row in enumerate(notifications(campaign), start=2) if row[1] == "public")
+    assert report.unconfirmed == [first_public] and "public" in report.failed
+    assert str(notifications(campaign)[first_public - 2][4]).startswith("sending ")
+    again = notify(WorkbookStore(campaign), hooks, client=no_wait())
+    assert again.unconfirmed == [first_public]
+    lost_message = notifications(campaign)[first_public - 2][3]
+    assert sum(1 for p in fake.posted if p.content.endswith("\n" + lost_message)) == 1  # posted once, never again
+
+
+@pytest.mark.parametrize(("status", "released"), [(500, False), (502, False), (400, True), (403, True)])
+def test_a_5xx_leaves_the_row_unconfirmed_and_a_refusal_gives_it_back(
+    campaign: Path, tmp_path: Path, discord: tuple[FakeDiscord, str], status: int, released: bool
+) -> None:
+    fake, base = discord
+    hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, ("gm",)))
+    fake.fail("1/token1", status)
+    report = notify(WorkbookStore(campaign), hooks, client=no_wait())
+    first_gm = next(i for i, row in enumerate(notifications(campaign), start=2) if row[1] == "gm")
+    cell = str(notifications(campaign)[first_gm - 2][4] or "")
+    assert (cell == "") is released and (report.unconfirmed == []) is released
+    assert report.posted == []  # the gm webhook failed: its other rows wait for the next run
+
+
+def test_a_webhook_is_paced_to_discords_rate_limit_headers(tmp_path: Path, discord: tuple[FakeDiscord, str]) -> None:
+    """Twelve rows to one webhook whose bucket is 5 requests per 2 s: the client waits for each reset
+    the headers announce, and Discord never has to refuse a request."""
+    from tests.standin.discord import DISCORDS
+
+    fake, base = discord
+    fake.bucket = DISCORDS
+    path = tmp_path / "c.xlsx"
+    app.init(str(path), demo=True)
+    rows = [[n, "public", "world", f"News number {n}.", None] for n in range(1, 13)]
+    _replace_tab(path, {"Notifications": [["Turn", "Audience", "Channel", "Message", "Delivered"], *rows]})
+    hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, ("public",)))
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        fake.clock.sleep(seconds)
+
+    client = WebhookClient(sleep=sleep, clock=fake.clock.time)
+    report = notify(WorkbookStore(path), hooks, client=client)
+    assert len(report.posted) == 12 and fake.refused == []  # not one 429
+    assert len(waits) == 2 and all(1.9 < w <= 2.0 for w in waits)  # after the 5th and the 10th post
+
+
+def test_a_forum_channels_webhook_starts_a_thread_per_row_and_a_long_row_stays_in_its_thread(
+    tmp_path: Path, discord: tuple[FakeDiscord, str]
+) -> None:
+    fake, base = discord
+    path = tmp_path / "c.xlsx"
+    app.init(str(path), demo=True)
+    letter = " ".join(["word"] * 1000)[:4999] + "!"
+    rows = [[3, "public", "world", letter, None], [3, "public/graveyard", "graveyard", "Oda Nobunaga has died.", None],
+            [4, "public", "world", "Spring comes.", None]]  # fmt: skip
+    _replace_tab(path, {"Notifications": [["Turn", "Audience", "Channel", "Message", "Delivered"], *rows]})
+    fake.add("7/forum", forum=True)
+    fake.add("8/channel")
+    file = tmp_path / "hooks.toml"
+    file.write_text(
+        f'public = {{ url = "{base}/7/forum", thread_name = "Turn {{turn}} news" }}\n'
+        f'"public/graveyard" = {{ url = "{base}/8/channel" }}\n',
+        encoding="utf-8",
+    )
+    report = notify(WorkbookStore(path), Webhooks.load(file), client=no_wait())
+    assert report.posted == [2, 3, 4] and report.messages == 5 and fake.refused == []
+    forum = [p for p in fake.posted if p.webhook == "7/forum"]
+    assert [p.body.get("thread_name") for p in forum] == ["Turn 3 news", None, None, "Turn 4 news"]
+    assert len({p.channel_id for p in forum[:3]}) == 1 and forum[3].channel_id != forum[0].channel_id
+    # an existing thread, by its id
+    file.write_text(f'public = {{ url = "{base}/7/forum", thread_id = "{forum[0].channel_id}" }}\n', encoding="utf-8")
+    _replace_tab(path, {"Notifications": [["Turn", "Audience", "Channel", "Message", "Delivered"],
+                                          [5, "public", "world", "Summer.", None]]})  # fmt: skip
+    assert notify(WorkbookStore(path), Webhooks.load(file), client=no_wait()).posted == [2]
+    assert fake.posted[-1].thread_id == forum[0].channel_id
+
+
+def test_a_forum_webhook_without_a_thread_is_refused_by_discord_and_its_rows_wait(
+    campaign: Path, tmp_path: Path, discord: tuple[FakeDiscord, str]
+) -> None:
+    fake, base = discord
+    hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, ("gm",)))
+    fake.forums.add("1/token1")
+    report = notify(WorkbookStore(campaign), hooks, client=no_wait())
+    assert report.posted == [] and "refused the message (400)" in report.failed["gm"]
+    assert all(not row[4] for row in notifications(campaign))  # given back: the GM fixes the file, then it goes
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [('gm = { url = "https://discord.com/api/webhooks/1/t", thread_id = "abc" }', "thread_id must be the thread"),
+     ('gm = { url = "https://discord.com/api/webhooks/1/t", thread_id = "1", thread_name = "x" }', "both"),
+     ('gm = { url = "https://discord.com/api/webhooks/1/t", channel = "x" }', "has channel: only url"),
+     ('gm = { thread_name = "x" }', "must be a webhook URL")],
+)  # fmt: skip
+def test_a_webhooks_file_entry_with_a_bad_thread_names_the_key(tmp_path: Path, entry: str, said: str) -> None:
+    from sheets_engine.notify import WebhooksFileError
+
+    file = tmp_path / "hooks.toml"
+    file.write_text(entry + "\n", encoding="utf-8")
+    with pytest.raises(WebhooksFileError, match=said) as bad:
+        Webhooks.load(file)
+    assert "'gm'" in str(bad.value) and "discord.com" not in str(bad.value)
 
 
 def test_a_webhook_that_answers_404_is_reported_and_skipped(
@@ -232,3 +351,40 @@ def _add_delivered_header(path: Path) -> None:
     book = load_workbook(path)
     book["Notifications"]["E1"] = "Delivered"
     book.save(path)
+
+
+def test_notify_on_a_google_sheet_claims_and_records_row_by_row_through_the_guard(
+    tmp_path: Path, discord: tuple[FakeDiscord, str]
+) -> None:
+    """Against the Sheets stand-in: one guarded write a row (the claim, with the last row's record), and
+    the Notifications tab read alone."""
+    from sheets_engine.stores.gsheets import GoogleSheetsStore
+    from sheets_engine.stores.gsheets_http import RetryPolicy
+    from tests.gsheets_support import kinds
+    from tests.standin.campaigns import demo_tabs
+    from tests.standin.fake_sheets import FakeSheets
+    from tests.standin.keys import TEST_ACCOUNT, write_key_file
+    from tests.standin.server import serve
+
+    fake, base = discord
+    hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, AUDIENCES))
+    sheets = FakeSheets()
+    key = "1NotifyCampaign0000000000000000000000000000"
+    with serve(sheets) as root:
+        key_file = write_key_file(tmp_path, token_uri=f"{root}/token")
+        sheets.add_spreadsheet(key, "notify", editors=[TEST_ACCOUNT])
+
+        def store() -> GoogleSheetsStore:
+            return GoogleSheetsStore.open(
+                f"gsheet:{key}", key_file, api_root=root, retry=RetryPolicy(sleep=lambda s: None)
+            )
+
+        store().create(demo_tabs(), overwrite=True)
+        app.resolve(store(), force=True)
+        sheets.served.clear()
+        report = notify(store(), hooks, client=no_wait())
+        made = kinds(sheets.served)
+    assert len(report.posted) == 15
+    assert made[:3] == ["token", "metadata", "read"] and made[3:] == ["guard", "write"] * 16  # 15 claims, 1 record
+    delivered = [row[4] for row in sheets.values(key, "Notifications")[1:]]
+    assert len(delivered) == 15 and all(" UTC: " in cell for cell in delivered)

@@ -6,6 +6,7 @@ Against the local Discord stand-in (tests/standin/discord.py), never the network
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,54 @@ def _history(path: Path) -> list[dict[str, Any]]:
     from sheets_engine.history import read_history
 
     return read_history(WorkbookStore(path))
+
+
+def test_each_reminder_is_a_notifications_row_delivered_and_recorded_as_notify_delivers(
+    campaign: Path, hooks: Path, discord: tuple[FakeDiscord, str], capsys: Any, monkeypatch: Any
+) -> None:
+    run_cli(["remind", str(campaign), "--webhooks", str(hooks), "--before", "6", "--now", "2026-11-28 17:00"],
+            capsys, monkeypatch)  # fmt: skip
+    rows = [r for r in _notifications(campaign) if r[2] == "orders"]
+    assert [(r[0], r[1]) for r in rows] == [(1, "clan:Oda"), (1, "clan:Takeda")]
+    ids = [str(r[4]).split(" UTC: ", 1)[1] for r in rows]  # Delivered: the time, then the message id
+    assert len(set(ids)) == 2 and all(i.isdigit() for i in ids)
+
+
+def test_remind_killed_after_its_first_post_never_reminds_twice_and_notify_delivers_the_rest(
+    campaign: Path, hooks: Path, discord: tuple[FakeDiscord, str], monkeypatch: Any
+) -> None:
+    """The turn and every clan's reminder are written before anything is posted; each reminder is then
+    claimed, posted and recorded in turn: the clan whose post was in flight is unconfirmed, the others
+    hear with the next notify, and a second remind posts nothing."""
+    from sheets_engine.discord import WebhookClient
+    from sheets_engine.notify import Webhooks, notify
+    from sheets_engine.remind import remind
+
+    fake, _ = discord
+    webhooks = Webhooks.load(hooks)
+
+    class Killed(BaseException):
+        pass
+
+    client = WebhookClient(sleep=lambda s: None)
+    real_post = client.post
+
+    def post_then_die(*args: Any, **kwargs: Any) -> Any:
+        real_post(*args, **kwargs)
+        raise Killed
+
+    monkeypatch.setattr(client, "post", post_then_die)
+    with pytest.raises(Killed):
+        remind(WorkbookStore(campaign), webhooks, 6, now=datetime(2026, 11, 28, 8, 0, tzinfo=UTC), client=client)
+    assert list(posted_by_clan(fake)) == ["Oda"]
+    again = remind(WorkbookStore(campaign), webhooks, 6, now=datetime(2026, 11, 28, 9, 0, tzinfo=UTC))
+    assert again.reason == "the clans were reminded for turn 1 already"
+    later = notify(WorkbookStore(campaign), webhooks, client=WebhookClient(sleep=lambda s: None))
+    assert len(later.posted) == 1 and len(later.unconfirmed) == 1  # Takeda's now; Oda's was in flight
+    assert sorted(posted_by_clan(fake)) == ["Oda", "Takeda"] and len(fake.posted) == 2
+
+
+def _notifications(path: Path) -> list[list[Any]]:
+    from python_calamine import CalamineWorkbook
+
+    return CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Notifications").to_python()[1:]

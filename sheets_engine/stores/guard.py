@@ -3,7 +3,9 @@
 GMs edit the spreadsheet while the cron job runs. A store that can be edited behind its back
 remembers the values of its first read; just before writing it re-reads the target cells and hands
 both to `find_conflicts`. Any difference aborts the write (`ConflictError`), so a GM's edit is
-never silently overwritten: the next run reads it and resolves on top of it.
+never silently overwritten: the next run reads it and resolves on top of it. A cell's state may
+carry its formula (`find_conflicts` with `formulas`): a GM who types `=B2*2` where the engine read 6,
+and the formula computes 6, has still changed the cell.
 """
 
 from __future__ import annotations
@@ -71,12 +73,25 @@ def same_value(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def find_conflicts(expected: Mapping[Cell, Any], current: Mapping[Cell, Any]) -> list[Conflict]:
-    """Every cell whose current value differs from the one first read (cells in sheet order)."""
+def find_conflicts(
+    expected: Mapping[Cell, Any],
+    current: Mapping[Cell, Any],
+    formulas: tuple[Mapping[Cell, str], Mapping[Cell, str]] | None = None,
+) -> list[Conflict]:
+    """Every cell whose current value differs from the one first read (cells in sheet order).
+
+    With `formulas` (the formulas first read, those read now), a cell whose formula appeared,
+    went or changed differs too; it shows as the formula's text.
+    """
     found = []
+    before, after = formulas or ({}, {})
     for cell in sorted(expected):
         now = current.get(cell)
-        if not same_value(expected[cell], now):
+        was_formula, now_formula = before.get(cell), after.get(cell)
+        if was_formula != now_formula:
+            shown_was = expected[cell] if was_formula is None else was_formula
+            found.append(Conflict(cell[0], cell[1], cell[2], shown_was, now if now_formula is None else now_formula))
+        elif not same_value(expected[cell], now):
             found.append(Conflict(cell[0], cell[1], cell[2], expected[cell], now))
     return found
 
@@ -92,6 +107,7 @@ class Shape:
     header: tuple[Any, ...]
     keys: tuple[Any, ...]  # column A, row `keys_from` first
     keys_from: int = 1  # a long log tab (History) is compared from near its end only: its grid size covers the rest
+    sheet_id: int | None = None  # the tab's id (Google): the same title on another tab is another tab
 
 
 def find_reshapes(read: Shape, now: Shape | None) -> list[Conflict | Reshaped]:
@@ -103,6 +119,8 @@ def find_reshapes(read: Shape, now: Shape | None) -> list[Conflict | Reshaped]:
     if now is None:
         return [Reshaped(read.title, "no tab has this name any more (renamed or deleted)")]
     found: list[Conflict | Reshaped] = []
+    if read.sheet_id is not None and now.sheet_id is not None and now.sheet_id != read.sheet_id:
+        return [Reshaped(read.title, "deleted, and another tab now has its name")]
     if now.title != read.title:
         found.append(Reshaped(read.title, f"renamed to '{now.title}'"))
     if (now.rows, now.columns) != (read.rows, read.columns):

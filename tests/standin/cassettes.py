@@ -3,9 +3,9 @@
 One configuration serves recording (`tests.standin.record`) and replay (the tests):
 - replay is `record_mode="none"`: a request with no recorded match fails the test, and `replay`
   fails it too if a recorded request was never made;
-- requests match on method and URL, and the guard's re-read also on its body (the ranges it asks
-  for are the cells the engine is about to overwrite, and each written tab's header row and column
-  A); the write's body is not matched, since it carries the run's id and clock;
+- requests match on method and URL, and a read of cells (getByDataFilter) also on the ranges in its
+  body (for the guard's re-read, the cells the engine is about to overwrite, and each written tab's
+  header row and column A); the write's body is not matched, since it carries the run's id and clock;
 - the access token, the signed JWT assertion and the token in Google's reply are replaced by
   placeholders, and very large write bodies by their size and hash (the body is never replayed);
 - cassettes of large campaigns are gzipped (`.json.gz`).
@@ -24,10 +24,10 @@ from typing import Any
 CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
 TOKEN_URL = "https://oauth2.googleapis.com/token"
 SHEETS_ROOT = "https://sheets.googleapis.com"
-GUARD_ENDPOINT = "values:batchGetByDataFilter"
+READ_ENDPOINT = ":getByDataFilter"
 ACCESS_TOKEN = "<ACCESS_TOKEN>"
 UNRECORDED = "X-Sheets-Engine-Unrecorded"  # requests carrying this header are made but never recorded
-MAX_KEPT_BODY = 32_000  # bodies above this many bytes are kept as size and hash only (never the guard's: it is matched)
+MAX_KEPT_BODY = 32_000  # bodies above this many bytes are kept as size and hash only (never a read's: it is matched)
 RERECORD = "python -m tests.standin.record"
 
 
@@ -65,11 +65,11 @@ class GzipAwarePersister:
             path.write_text(data)
 
 
-def guard_body(r1: Any, r2: Any) -> None:
-    """vcrpy matcher: the guard's re-reads match only if they ask for the same ranges."""
-    if GUARD_ENDPOINT in r1.uri and GUARD_ENDPOINT in r2.uri:
+def read_body(r1: Any, r2: Any) -> None:
+    """vcrpy matcher: reads of cells match only if they ask for the same ranges."""
+    if READ_ENDPOINT in r1.uri and READ_ENDPOINT in r2.uri:
         first, second = json.loads(r1.body or b"{}"), json.loads(r2.body or b"{}")
-        assert first == second, "the guard re-read other cells (the engine now writes other cells)"
+        assert first == second, "a read asked for other cells (the engine now writes other cells)"
 
 
 def scrub_request(rewrite: Callable[[str], str] = lambda uri: uri) -> Callable[[Any], Any]:
@@ -81,7 +81,7 @@ def scrub_request(rewrite: Callable[[str], str] = lambda uri: uri) -> Callable[[
         request.uri = rewrite(request.uri)
         if request.uri == TOKEN_URL:
             request.body = b"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=%3CJWT%3E"
-        elif request.body and len(request.body) > MAX_KEPT_BODY and GUARD_ENDPOINT not in request.uri:
+        elif request.body and len(request.body) > MAX_KEPT_BODY and READ_ENDPOINT not in request.uri:
             digest = hashlib.sha256(request.body).hexdigest()
             request.body = f"<{len(request.body)} bytes, sha256 {digest}: not kept, not matched>".encode()
         return request
@@ -114,13 +114,13 @@ def make_vcr(record_mode: str = "none", rewrite_uri: Callable[[str], str] | None
     recorder = vcr.VCR(
         serializer="json",
         record_mode=record_mode,
-        match_on=["method", "uri", "guard_body"],
+        match_on=["method", "uri", "read_body"],
         filter_headers=[("authorization", ACCESS_TOKEN)],
         before_record_request=scrub_request(rewrite_uri or (lambda uri: uri)),
         before_record_response=scrub_response(rewrite_text or (lambda text: text)),
         decode_compressed_response=True,
     )
-    recorder.register_matcher("guard_body", guard_body)
+    recorder.register_matcher("read_body", read_body)
     recorder.register_persister(GzipAwarePersister)
     return recorder
 

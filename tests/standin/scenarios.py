@@ -116,8 +116,8 @@ def _conflict(env: Env) -> Any:
 
 
 def _retry(env: Env) -> Any:
-    env.fail(429, "values:batchGet")
-    env.fail(503, ":batchUpdate")
+    env.fail(429, ":getByDataFilter")  # the read: sent again after a wait
+    env.fail(503, ":batchUpdate")  # the write: read back (not applied), then sent again
     store = env.store()
     return app.resolve(store, now=NOW), store
 
@@ -198,7 +198,8 @@ SCENARIOS = {
             gzipped=True,
         ),
         Scenario("conflict", "a GM edits a cell the resolve is about to overwrite", _conflict),
-        Scenario("retry", "a 429 on the read and a 503 on the write, then success", _retry, stand_in_only=True),
+        Scenario("retry", "a 429 on the read, and a 503 on the write read back and sent again", _retry,
+                 stand_in_only=True),
         Scenario("formula_letter", "a letter that starts with = is written and read back", _formula, _formula_tabs),
         Scenario("forbidden", "a spreadsheet not shared with the account", _expect_store_error(PRIVATE_KEY),
                  tabs=None, key=PRIVATE_KEY),
