@@ -52,7 +52,10 @@ def check(path: Path, now: datetime) -> None:
 
     run = getattr(app, "check", None)
     if run is None:  # before the unit of work, check lived in its own module
-        from sheets_engine.check import check as run
+        try:
+            from sheets_engine.check import check as run
+        except ImportError:
+            from sheets_engine.sengoku.check import check as run
     run(str(path), now=now)
 
 
@@ -61,7 +64,10 @@ def save_layout(path: Path, now: datetime) -> None:
     try:
         from sheets_engine.views import save_layout as keep
     except ImportError:  # before the unit of work, the map's places were kept by the map module
-        from sheets_engine.mapping import save_layout as keep
+        try:
+            from sheets_engine.mapping import save_layout as keep
+        except ImportError:
+            from sheets_engine.sengoku.mapping import save_layout as keep
     keep(str(path), now=now)
 
 

@@ -14,8 +14,8 @@ from PIL import Image
 
 from sheets_engine import app
 from sheets_engine.cli import cli
-from sheets_engine.mapping import MAP_STYLE, PALETTE, colours, draw, layout, picture, scene
-from sheets_engine.report import read
+from sheets_engine.sengoku.mapping import MAP_STYLE, PALETTE, colours, draw, layout, picture, scene
+from sheets_engine.sengoku.report import read
 from sheets_engine.stores.memory import MemoryStore
 from tests.support import RULESET, tabs
 

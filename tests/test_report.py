@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from sheets_engine import app
 from sheets_engine.cli import cli
-from sheets_engine.report import content, read, write_reports
+from sheets_engine.sengoku.report import content, read, write_reports
 from sheets_engine.stores.memory import MemoryStore
 from tests.support import tabs
 

@@ -20,7 +20,7 @@ from sheets_engine.art_of_war.hexes import Hex, parse_hex
 from sheets_engine.art_of_war.orders import parse_moves
 from sheets_engine.art_of_war.schema import OrderStatus
 from sheets_engine.core.tables import GameState
-from sheets_engine.mapping import DPI, MAP_STYLE, PALETTE
+from sheets_engine.sengoku.mapping import DPI, MAP_STYLE, PALETTE
 
 GROUND_COLOURS = {"plain": "#EEF2D0", "highland": "#C9A66B", "forest": "#6E9B5A"}
 GROUND_HATCHES = {"plain": "", "highland": "//", "forest": ".."}  # the ground reads without colour too

@@ -336,7 +336,7 @@ def file_stem(name: str, taken: set[str]) -> str:
 
 def write_reports(source: str | Store, out: Path, turn: int | None = None, as_json: bool = False) -> dict[str, Path]:
     """Every clan's report and the GMs' into `out` (reader -> HTML file); with `as_json` a .json beside each."""
-    from sheets_engine.mapping import layout, picture
+    from sheets_engine.sengoku.mapping import layout, picture
 
     campaign = read(source)
     places = layout(campaign.state)  # once: every reader's map stands on the same places

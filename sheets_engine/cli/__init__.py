@@ -509,7 +509,7 @@ def check(source: str, as_json: bool) -> None:
 
     Example: sheets-engine check campaign.xlsx
     """
-    from sheets_engine.check import check as run_check
+    from sheets_engine.sengoku.check import check as run_check
 
     report = run_check(_store(source))
     summary = dict(report.summary)
@@ -548,7 +548,7 @@ def report(source: str, out: str, turn: int | None, as_json: bool) -> None:
 
     Example: sheets-engine report campaign.xlsx --out reports/
     """
-    from sheets_engine.report import write_reports
+    from sheets_engine.sengoku.report import write_reports
 
     written = write_reports(_store(source), Path(out), turn, as_json=as_json)
     if as_json:
@@ -580,10 +580,10 @@ def map_command(
 
     Example: sheets-engine map campaign.xlsx --out map.png --clan Oda
     """
-    from sheets_engine.hexmap import ReadOnce, board_picture, board_state
-    from sheets_engine.mapping import picture
-    from sheets_engine.mapping import save_layout as keep_layout
-    from sheets_engine.report import read
+    from sheets_engine.art_of_war.hexmap import ReadOnce, board_picture, board_state
+    from sheets_engine.sengoku.mapping import picture
+    from sheets_engine.sengoku.mapping import save_layout as keep_layout
+    from sheets_engine.sengoku.report import read
 
     if not out and not save_layout:
         raise click.UsageError("give --out FILE.png, --save-layout, or both")
@@ -635,8 +635,8 @@ def demo(directory: str, as_json: bool) -> None:
     if not as_json:
         print_text(f"Demo campaign written to {path}; resolving turn 1.")
     report = app.resolve(str(path))
-    from sheets_engine.mapping import picture
-    from sheets_engine.report import read, write_reports
+    from sheets_engine.sengoku.mapping import picture
+    from sheets_engine.sengoku.report import read, write_reports
 
     folder = Path(directory) / "reports"
     written = write_reports(str(path), folder)
