@@ -59,8 +59,9 @@ def peak_mib() -> float:
 def measure_one(size: int, workdir: Path) -> dict[str, Any]:
     """Every phase of one resolution at this size, in this process."""
     from sheets_engine import app
+    from sheets_engine.core.history import Stamp, history_rows
     from sheets_engine.core.load import load_state
-    from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
+    from sheets_engine.core.writeset import cell_writes, final_changes
     from sheets_engine.generate import generate
     from sheets_engine.rulesets import get_ruleset
     from sheets_engine.stores.xlsx import WorkbookStore
@@ -269,8 +270,9 @@ def measure_google(size: int, workdir: Path) -> dict[str, Any]:
     then each changed tab written back whole.
     """
     from sheets_engine import app
+    from sheets_engine.core.history import Stamp, history_rows
     from sheets_engine.core.load import load_state
-    from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
+    from sheets_engine.core.writeset import cell_writes, final_changes
     from sheets_engine.generate import generate
     from sheets_engine.rulesets import get_ruleset
     from sheets_engine.stores.gsheets import READ_OPTIONS, GoogleSheetsStore

@@ -29,9 +29,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from sheets_engine.app import Run
+from sheets_engine.core.grid import CellEdit
 from sheets_engine.core.load import norm
+from sheets_engine.core.ruleset import Outcome
 from sheets_engine.discord import WebhookClient, WebhookFailed, WebhookGone, split_message
-from sheets_engine.stores.base import CellWrite, RawTab, Store, StoreError
+from sheets_engine.stores.base import RawTab, Store, StoreError
 
 TAB = "Notifications"
 DELIVERED = "Delivered"
@@ -180,8 +183,14 @@ def notify(
     """Post every undelivered Notifications row to its webhook, once (see the module docstring)."""
     client = client or WebhookClient()
     report = NotifyReport(dry_run=dry_run)
-    raw = store.read()
-    tab = next((t for title, t in raw.items() if norm(title) == norm(TAB)), None)
+    with Run(store, "notify", dry_run=dry_run, now=now, tabs=(TAB,)) as work:
+        return _deliver(work, webhooks, client, report, resend_unconfirmed)
+
+
+def _deliver(work: Run, webhooks: Webhooks, client: WebhookClient, report: NotifyReport, resend: bool) -> NotifyReport:
+    """The delivery, inside the unit of work that holds the campaign's lock (its two writes are its commits)."""
+    store, now, dry_run, resend_unconfirmed = work.store, work.now, work.dry_run, resend
+    tab = work.tab(TAB)
     if tab is None:
         raise StoreError(f"{store.name} has no {TAB} tab (sheets-engine init lays every tab out)")
     columns, rows = read_rows(tab)
@@ -205,7 +214,7 @@ def notify(
     column = columns[DELIVERED]
     # 1. Claim: a run that dies after posting leaves these rows 'sending', never posted twice.
     claim = f"{SENDING} {run} {moment:%Y-%m-%d %H:%M:%S} UTC"
-    store.write([CellWrite(tab.title, r.row, column, claim) for r, _, _ in due])
+    work.commit(_marks(tab, column, {r.row: (r.delivered, claim) for r, _, _ in due}))
     # 2. Post, oldest row first; a gone or failing webhook is skipped for the rest of the run.
     outcome: dict[int, str] = {}
     for row, label, url in due:
@@ -229,8 +238,14 @@ def notify(
         outcome[row.row] = f"{moment:%Y-%m-%d %H:%M:%S} UTC: " + " ".join(ids)
         report.posted.append(row.row)
     # 3. Record: posted rows get their message ids; rows not posted are given back (blank).
-    writes = [CellWrite(tab.title, number, column, value) for number, value in outcome.items() if value != claim]
-    if writes:
-        store.write(writes)
+    marks = {number: (claim, value) for number, value in outcome.items() if value != claim}
+    if marks:
+        work.commit(_marks(tab, column, marks))
     report.unconfirmed += [n for n, value in outcome.items() if value == claim]
     return report
+
+
+def _marks(tab: RawTab, column: int, cells: dict[int, tuple[str, str]]) -> Outcome:
+    """Delivered cells set (row -> (what it held, what it gets)): a log tab's own column, no History row."""
+    edits = [CellEdit(TAB, tab.title, row, column, DELIVERED, old, new) for row, (old, new) in cells.items()]
+    return Outcome.of_cells(edits, 0, {}, step="notify")

@@ -45,7 +45,7 @@ def week() -> tuple[MemoryStore, list[tuple[datetime, dict[str, Any]]]]:
     """`resolve --now` every 10 minutes for a week; a response one minute after each deadline and one at it."""
     store = campaign(game=DEADLINE, demo=True)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cli, "_store", lambda source: store)
+        patch.setattr(cli.common, "store_for", lambda source: store)
         return _week(store)
 
 
@@ -141,7 +141,7 @@ def test_without_a_deadline_every_response_joins_the_turn() -> None:
 
 def test_a_time_without_a_zone_is_the_campaigns(monkeypatch: pytest.MonkeyPatch) -> None:
     store = campaign(game=DEADLINE, demo=True)
-    monkeypatch.setattr(cli, "_store", lambda source: store)
+    monkeypatch.setattr(cli.common, "store_for", lambda source: store)
     early = CliRunner().invoke(cli.cli, ["resolve", "memory", "--now", "2026-11-28 19:59"])
     assert early.exit_code == 0, early.output
     assert early.output.startswith(

@@ -281,7 +281,7 @@ def campaign() -> MemoryStore:
 
 
 def _raising_phase(index: int) -> Callable[[], list[Any]]:
-    phases = turn_module._phases
+    phases = turn_module.phase_list
 
     def patched() -> list[Any]:
         found = phases()
@@ -296,7 +296,7 @@ def _raising_phase(index: int) -> Callable[[], list[Any]]:
     return patched
 
 
-PHASES = [f"{i:02d} {name}" for i, (_, name, _) in enumerate(turn_module._phases())]
+PHASES = [f"{i:02d} {name}" for i, (_, name, _) in enumerate(turn_module.phase_list())]
 
 
 @pytest.mark.parametrize("phase", PHASES)
@@ -304,7 +304,7 @@ def test_an_exception_in_any_phase_writes_nothing(
     campaign: MemoryStore, monkeypatch: pytest.MonkeyPatch, phase: str
 ) -> None:
     store = MemoryStore(campaign.tabs)
-    monkeypatch.setattr(turn_module, "_phases", _raising_phase(int(phase[:2])))
+    monkeypatch.setattr(turn_module, "phase_list", _raising_phase(int(phase[:2])))
     with pytest.raises(Injected):
         app.resolve(store, now=NOW)
     assert store.writes == 0 and store.tabs == campaign.tabs
@@ -367,7 +367,7 @@ def test_a_failed_store_write_leaves_the_campaign_as_before(campaign: MemoryStor
 
 @pytest.fixture
 def failing_phase(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(turn_module, "_phases", _raising_phase(len(PHASES) // 2))
+    monkeypatch.setattr(turn_module, "phase_list", _raising_phase(len(PHASES) // 2))
     yield
 
 

@@ -123,7 +123,7 @@ def test_a_resolution_that_read_before_another_wrote_never_writes(sheet: Sheet) 
         def exists(self) -> bool:
             return True
 
-        def read(self, headers_only: Any = ()) -> Any:
+        def read(self, headers_only: Any = (), only: Any = None) -> Any:
             return late_raw  # what it read before the other run wrote
 
         def write(self, cells: Any) -> None:
@@ -152,8 +152,8 @@ def test_resolutions_started_in_the_same_instant_leave_one_turn_resolved(sheet: 
         def exists(self) -> bool:
             return self.store.exists()
 
-        def read(self, headers_only: Any = ()) -> Any:
-            raw = self.store.read(headers_only=headers_only)
+        def read(self, headers_only: Any = (), only: Any = None) -> Any:
+            raw = self.store.read(headers_only=headers_only, only=only)
             read.wait(timeout=30)  # both have read before either writes
             return raw
 

@@ -26,7 +26,7 @@ import openpyxl
 import pytest
 
 from sheets_engine import app
-from sheets_engine.sengoku import phases as turn_module  # the phases and resolve_turn (issue 14)
+from sheets_engine.core import turn as turn_module  # the turn skeleton's resolve_turn, every ruleset's (issue 26)
 from sheets_engine.stores import xlsx, xlsx_zip
 from sheets_engine.stores.lock import lock_path
 from sheets_engine.stores.xlsx import WorkbookStore
@@ -115,8 +115,8 @@ def save_after_read(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[Path
         read = WorkbookStore.read
         done: list[bool] = []
 
-        def read_then_save(self: WorkbookStore, headers_only: Any = ()) -> Any:
-            tabs = read(self, headers_only)
+        def read_then_save(self: WorkbookStore, headers_only: Any = (), only: Any = None) -> Any:
+            tabs = read(self, headers_only, only)
             if not done:
                 done.append(True)
                 action(self.path)

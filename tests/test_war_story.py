@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-import sheets_engine.sengoku.phases as turn_module  # where the turn draws its Dice (issue 14)
+import sheets_engine.core.turn as turn_module  # where the turn skeleton draws its Dice (issue 26)
 from sheets_engine import app
 from sheets_engine.stores.memory import MemoryStore
 from tests.support import FixedDice, store, tabs

@@ -31,7 +31,7 @@ def preview(state: GameState, now: datetime) -> Outcome:
     world, _ = read_world(state)
     if world.status is Status.OVER:
         reason = f"the campaign is over ({world.winner or 'nobody'} won)"
-        return Outcome(state, [], {}, world.season, {"checked": False, "reason": reason})
+        return Outcome.unchanged(state, world.season, {"checked": False, "reason": reason})
     draft = Draft(state)
     players = {h.name: h.player for h in world.houses.values()}
     copied = orders.intake(draft, {h: next_season_of(world, h) for h in players}, players, world.season)
@@ -72,4 +72,4 @@ def preview(state: GameState, now: datetime) -> Outcome:
         "will not count": 0,
         "depend on dice or other clans": counts["depends"],
     }
-    return Outcome(draft.finish(), draft.changes, dict(draft.logs), world.season, summary, step="check")
+    return Outcome.of(draft, world.season, summary, step="check")

@@ -13,8 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sheets_engine.art_of_war.model import Kind, Temper
 from sheets_engine.core.cells import Count, Flag, Text, Timestamp, enum_of
+from sheets_engine.core.history import history_spec
 from sheets_engine.core.tables import TabSpec
-from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL
 
 
 class OrderStatus(StrEnum):
@@ -119,5 +119,5 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Orders", OrderRow, engine_columns=("Status", "Result", "Marched"), optional=ORDER_OPTIONAL),
     TabSpec("Form Responses 1", ResponseRow, written=False),
     TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS, optional=("Delivered",)),
-    TabSpec("History", None, log=True, headers=HISTORY_COLUMNS, optional=HISTORY_OPTIONAL),
+    history_spec(),
 )

@@ -13,6 +13,7 @@ from typing import Any
 from sheets_engine.art_of_war.hexes import Hex, hex_text, parse_hex
 from sheets_engine.art_of_war.model import Event, Ground, House, Kind, Piece, Status, Temper, World, ground_row
 from sheets_engine.art_of_war.rules import mandate
+from sheets_engine.core.lifecycle import RunLedger
 from sheets_engine.core.tables import Draft, GameState
 
 
@@ -125,13 +126,14 @@ def record(draft: Draft, keys: Keys, before: World, after: World, events: list[E
             draft.set("Board", keys.board[where], "Capital Of", "", why(owner))
 
 
-def record_ledger(draft: Draft, world: World, cause: str) -> None:
-    """The Game keys of where the campaign stands, and every house's mandate."""
-    draft.set("Game", "season", "Value", str(world.season), cause)
+def record_ledger(draft: Draft, world: World, cause: str, ledger: RunLedger) -> None:
+    """The Game keys of where the campaign stands (the season and the last one resolved through the run
+    ledger's keys), and every house's mandate."""
+    ledger.set_period(draft, world.season, cause)
     draft.set("Game", "to_move", "Value", world.to_move, cause)
     draft.set("Game", "status", "Value", world.status.value, cause)
     draft.set("Game", "winner", "Value", world.winner, cause)
     last = world.season if world.status is Status.OVER else world.season - 1
-    draft.set("Game", "last_resolved_season", "Value", str(last), cause)
+    ledger.set_last(draft, last, cause)
     for house in world.houses:
         draft.set("Houses", house, "Mandate", mandate(world, house), "mandate")

@@ -55,6 +55,8 @@ class Turn:
     summary: Counter[str] = field(default_factory=Counter)
     # per faction, casualties of the turn's battles to recover: unit -> (models lost, won)
     casualties: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    resumed: bool = False  # this run resumes the turn paused for its battles
+    battles: list[Any] = field(default_factory=list)  # the turn's battles (clan_war.battles.Battle), once found
 
     def __post_init__(self) -> None:
         if not self.start_control:

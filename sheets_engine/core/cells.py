@@ -238,3 +238,13 @@ def _a_deadline(value: str) -> str:
 ZoneName = Annotated[str, BeforeValidator(_text), AfterValidator(_known_zone)]
 Deadline = Annotated[str, BeforeValidator(timestamp_text), AfterValidator(_a_deadline)]
 """A form timestamp, as sortable text whatever the store gave (a Sheets serial number, a datetime)."""
+
+
+def same_cell(a: Any, b: Any) -> bool:
+    """Equal as a spreadsheet shows them: empty (None or "") is empty, 5 is 5.0, TRUE is not 1."""
+    a_empty, b_empty = a is None or a == "", b is None or b == ""
+    if a_empty or b_empty:
+        return a_empty and b_empty
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)

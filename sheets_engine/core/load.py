@@ -77,6 +77,19 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
     return GameState(spec_map, tables, rows, layouts, blanks), problems
 
 
+def layouts(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> dict[str, Layout]:
+    """Where each tab of the contract stands in the store (title, columns, last row), from the headers alone:
+    what a commit needs to append rows to a log tab without typing every tab."""
+    by_title = {norm(title): tab for title, tab in raw.items()}
+    found = {}
+    for spec in specs:
+        tab = by_title.get(norm(spec.name))
+        if tab is not None:
+            columns, _ = _header(spec, tab)
+            found[spec.name] = Layout(tab.title, columns, tab.last_row, max([len(tab.header), *columns.values()]))
+    return found
+
+
 def _cell_problems(spec: TabSpec, tab: RawTab, columns: dict[str, int]) -> list[Problem]:
     """Error cells and uncalculated formulas in the columns the engine reads, and formulas it may overwrite."""
     if not tab.errors and not tab.formulas:

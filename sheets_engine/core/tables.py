@@ -200,7 +200,7 @@ class _Tab:
         array = self._arrays.get(column)
         if array is None:
             array = self._arrays[column] = self.frame[column].to_numpy()
-        return _plain(array[self.position(key)])
+        return plain(array[self.position(key)])
 
     def flush(self) -> pd.DataFrame:
         """Apply the cells set and the rows added to the frame (column-wise, not cell by cell)."""
@@ -305,8 +305,8 @@ class Draft:
         # what `set` does for each differing cell, without its per-cell lookups (a derived column is 10,000 cells);
         # tolist() gives numbers and flags as plain Python values in one call, objects as they are
         news, olds = values.to_numpy()[differs], current.to_numpy()[differs]
-        news = news.tolist() if news.dtype != object else [_plain(v) for v in news]
-        olds = olds.tolist() if olds.dtype != object else [_plain(v) for v in olds]
+        news = news.tolist() if news.dtype != object else [plain(v) for v in news]
+        olds = olds.tolist() if olds.dtype != object else [plain(v) for v in olds]
         for key, new, old in zip(keys, news, olds, strict=True):
             value = _cast(dtype, new)
             if _same(old, value):
@@ -348,8 +348,8 @@ class Draft:
         return replace(self.state, tables=tables, rows=self._rows)
 
 
-def _plain(value: Any) -> Any:
-    """numpy scalars as plain Python values (for History and the stores)."""
+def plain(value: Any) -> Any:
+    """numpy scalars as plain Python values (for History and the stores); other values as they are."""
     return value.item() if hasattr(value, "item") else value
 
 

@@ -172,7 +172,7 @@ def intake(turn: Turn) -> None:
     rows = (dict(zip(names, values, strict=True)) for values in zip(*(pending[n].tolist() for n in names), strict=True))
     for key, row in zip(pending.index.tolist(), rows, strict=True):
         name = find(characters.index, row["Character"]) or ""
-        order_type = _order_type(row["Order"])
+        order_type = parse_order_type(row["Order"])
         answer = turn.refused.get(key, "") or _too_long(row)
         refused: Refused | None = Refused(Refusal.BAD_ANSWER, answer) if answer else None
         by_daimyo = False
@@ -235,7 +235,7 @@ def response_problems(state: GameState) -> list[Problem]:
             refused, _ = _authority(draft, name, values["Character"], values["Email"])
             reason = refused.reason if refused is not None else ""
             column, value = "Character", values["Character"]
-        if not reason and _order_type(values["Order"]) is None:
+        if not reason and parse_order_type(values["Order"]) is None:
             column, value, reason = "Order", values["Order"], unknown_order(values["Order"])
         if reason:
             problems.append(
@@ -248,7 +248,7 @@ def response_problems(state: GameState) -> list[Problem]:
 _COMMAND_GROUPS = ("econ-", "army-", "social-", "clan-", "letter-")
 
 
-def _order_type(text: str) -> OrderType | None:
+def parse_order_type(text: str) -> OrderType | None:
     """The order a player named: "tax-province", "Tax Province" or "/econ tax-province"."""
     cleaned = "-".join(text.strip().lstrip("/").casefold().replace("_", " ").split())
     for group in _COMMAND_GROUPS:

@@ -13,8 +13,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from sheets_engine.core.cells import Count, Flag, Fraction, OptionalCount, Text, Timestamp, Whole, enum_of, is_blank
+from sheets_engine.core.history import HISTORY_COLUMNS, history_spec
 from sheets_engine.core.tables import TabSpec
-from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL
 
 
 class ProvinceType(StrEnum):
@@ -350,7 +350,7 @@ BATTLE_HEADERS = (
 )  # fmt: skip
 # Delivered: engine-owned, written by `sheets-engine notify` (when and which Discord messages).
 NOTIFICATION_HEADERS = ("Turn", "Audience", "Channel", "Message", "Delivered")
-HISTORY_HEADERS = HISTORY_COLUMNS  # the same for every ruleset (core/writeset.py)
+HISTORY_HEADERS = HISTORY_COLUMNS  # the same for every ruleset (core/history.py)
 
 UNIT_COLUMNS = ("Spear", "Sword", "Archer", "Cavalry", "Firearm", "Samurai", "Siege")
 TECH_COLUMNS = ("Development", "Expansion", "Warfare", "Piety", "Learning")
@@ -401,7 +401,7 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Sieges", SiegeRow, engine_columns=("Status",), rule_columns=("Timer",)),
     TabSpec("Battles", None, log=True, headers=BATTLE_HEADERS),
     TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS, optional=("Delivered",)),
-    TabSpec("History", None, log=True, headers=HISTORY_HEADERS, optional=HISTORY_OPTIONAL),
+    history_spec(),
 )
 
 
