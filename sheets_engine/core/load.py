@@ -6,9 +6,9 @@ import copy
 import difflib
 import functools
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ValidationError, create_model
+from pydantic import BaseModel, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
 from sheets_engine.core.cells import FAST_TWINS, is_blank, name_text
@@ -163,7 +163,10 @@ def _type_rows(
     spec: TabSpec, tab: RawTab, columns: dict[str, int]
 ) -> tuple[Any, dict[Hashable, int], list[Problem], dict[str, list[Hashable]]]:
     assert spec.model is not None
-    typed = [c for c, kind in spec.dtypes().items() if kind != "object" and c in columns]
+    # the columns whose empty cell the rules read as something (0, FALSE, a default word such as Pending):
+    # their empty cells are remembered, so that History records them empty and a rollback leaves them so
+    defaulted = defaulted_columns(spec.model)
+    typed = [c for c, kind in spec.dtypes().items() if (kind != "object" or c in defaulted) and c in columns]
     empty: dict[str, list[Hashable]] = {c: [] for c in typed}
     problems: list[Problem] = []
     records: list[Any] = []  # the rows' models
@@ -214,6 +217,24 @@ def _type_rows(
 
 
 FAST_ROWS = 2_000  # a tab longer than this is typed with its model's fast twin
+
+
+@functools.cache
+def defaulted_columns(model: type[BaseModel]) -> frozenset[str]:
+    """The columns of a row model whose empty cell is read as a value that is not empty (an enum's default
+    word, a count's 0...): an empty cell there is not what the rules see."""
+    found = set()
+    for name, info in model.model_fields.items():
+        adapter = TypeAdapter(Annotated[info.annotation, *info.metadata])
+        for blank in (None, ""):
+            try:
+                read = adapter.validate_python(blank)
+            except ValidationError:
+                continue  # an empty cell is a problem there, never a value
+            if not (read is None or read == ""):
+                found.add(info.alias or name)
+                break
+    return frozenset(found)
 
 
 @functools.cache
