@@ -62,8 +62,8 @@ def measure_one(size: int, workdir: Path) -> dict[str, Any]:
     from sheets_engine.core.history import Stamp, history_rows
     from sheets_engine.core.load import load_state
     from sheets_engine.core.writeset import cell_writes, final_changes
-    from sheets_engine.generate import generate
     from sheets_engine.rulesets import get_ruleset
+    from sheets_engine.sengoku.generate import generate
     from sheets_engine.stores.xlsx import WorkbookStore
 
     path = workdir / f"campaign-{size}.xlsx"
@@ -213,7 +213,7 @@ def set_history_length(path: Path, rows: int) -> None:
 
 def measure_ratios(size: int, workdir: Path, runs: int) -> dict[str, Any]:
     """The engine's CPU time as ratios to the peer and to the floor, on a first turn and on a turn in play."""
-    from sheets_engine.generate import generate
+    from sheets_engine.sengoku.generate import generate
     from sheets_engine.stores.xlsx import WorkbookStore
 
     fresh = workdir / f"fresh-{size}.xlsx"
@@ -273,8 +273,8 @@ def measure_google(size: int, workdir: Path) -> dict[str, Any]:
     from sheets_engine.core.history import Stamp, history_rows
     from sheets_engine.core.load import load_state
     from sheets_engine.core.writeset import cell_writes, final_changes
-    from sheets_engine.generate import generate
     from sheets_engine.rulesets import get_ruleset
+    from sheets_engine.sengoku.generate import generate
     from sheets_engine.stores.gsheets import READ_OPTIONS, GoogleSheetsStore
     from sheets_engine.stores.gsheets_layout import quote_title
     from tests.standin.fake_sheets import FakeSheets

@@ -21,7 +21,7 @@ def generate(path: str, count: int, clans: int | None, seed: int, force: bool, a
 
     Example: sheets-engine generate big.xlsx --provinces 10000 --seed 7
     """
-    from sheets_engine.generate import generate as make
+    from sheets_engine.sengoku.generate import generate as make
     from sheets_engine.stores import open_store
 
     tabs = make(count, clans, seed)
