@@ -88,17 +88,21 @@ def _table(rows: list[dict[str, Any]]) -> str:
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
-def html_page(page: Page, png: bytes) -> str:
-    """A page as one self-contained HTML document (inline CSS, the map inline), every sheet text escaped."""
+def html_page(page: Page, png: bytes = b"") -> str:
+    """A page as one self-contained HTML document (inline CSS, the map inline when the ruleset draws one),
+    every sheet text escaped."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_cell(page.title)} - {_cell(page.reader)}</title><style>{STYLE}</style></head><body>",
         f'<h1>{_cell(page.title)}</h1><p class="note">Report for {_cell(page.who)}.</p>',
-        "<h2>Map</h2>",
-        f'<img alt="{_cell("Map: " + page.title)}" src="data:image/png;base64,{base64.b64encode(png).decode()}">',
     ]
+    if png:
+        parts += [
+            "<h2>Map</h2>",
+            f'<img alt="{_cell("Map: " + page.title)}" src="data:image/png;base64,{base64.b64encode(png).decode()}">',
+        ]
     for heading, rows in page.sections:
         parts.append(f"<h2>{_cell(heading)}</h2>{_table(rows)}")
     parts.append("</body></html>")
@@ -118,11 +122,12 @@ def file_stem(name: str, taken: set[str]) -> str:
 
 
 def write_reports(source: str | Store, out: Path, turn: int | None = None, as_json: bool = False) -> dict[str, Path]:
-    """Every reader's report and the GMs' into `out` (reader -> HTML file); with `as_json` a .json beside each."""
-    with reading(source, "report", whole=("Battles", "Notifications", "History")) as run:
-        pages, picture = report_pages(run.ruleset), map_picture(run.ruleset)
-        view = view_of(run, tuple(dict.fromkeys(pages.logs + picture.logs)))
-    prepared = picture.prepare(view)  # once: every reader's map stands on the same places
+    """Every reader's report and the GMs' into `out` (reader -> HTML file); with `as_json` a .json beside each.
+    Each page has the reader's map inside when the ruleset draws one."""
+    with reading(source, "report", whole=("History",)) as run:  # the other log tabs are always read whole
+        pages, picture = report_pages(run.ruleset), run.ruleset.picture
+        view = view_of(run, tuple(dict.fromkeys(pages.logs + (picture.logs if picture else ()))))
+    prepared = picture.prepare(view) if picture else None  # once: every reader's map stands on the same places
     out.mkdir(parents=True, exist_ok=True)
     taken = {"gm"}
     readers: list[tuple[str | None, str]] = [(name, file_stem(name, taken)) for name in pages.readers(view)]
@@ -131,7 +136,7 @@ def write_reports(source: str | Store, out: Path, turn: int | None = None, as_js
     for reader, stem in readers:
         content = pages.content(view, reader, turn)
         page = pages.page(content)
-        png = picture.draw(view, reader, page.turn, prepared)
+        png = picture.draw(view, reader, page.turn, prepared) if picture else b""
         path = out / f"{stem}.html"
         path.write_text(html_page(page, png), encoding="utf-8")
         if as_json:

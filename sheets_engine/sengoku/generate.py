@@ -13,7 +13,7 @@ import random
 from collections import deque
 from typing import Any
 
-from sheets_engine.rulesets import get_ruleset
+from sheets_engine.sengoku.ruleset import build
 from sheets_engine.templates import template_tabs
 
 SYLLABLES = (
@@ -51,7 +51,7 @@ def generate(provinces: int, clans: int | None = None, seed: int = 1) -> dict[st
     clans = clans if clans is not None else max(2, min(provinces // 12, 400))
     clans = max(1, min(clans, provinces // 2))
     rng = random.Random(f"generate:{seed}:{provinces}:{clans}")
-    tabs = template_tabs(get_ruleset("sengoku"))
+    tabs = template_tabs(build())
     buildings = [dict(zip(tabs["Buildings"][0], row, strict=True)) for row in tabs["Buildings"][1:]]
 
     # the map: a grid, width ~ sqrt(N), with some diagonals
