@@ -189,7 +189,8 @@ def set_history_length(path: Path, rows: int) -> None:
     What History holds is never read by a turn (only its header and length), so copies of its rows
     stand for the older turns of a campaign grown old.
     """
-    from sheets_engine.stores.xlsx_patch import _ROW, sheet_part, sheet_parts
+    from sheets_engine.stores.xlsx_patch import ROW
+    from sheets_engine.stores.xlsx_workbook import sheet_part, sheet_parts
     from sheets_engine.stores.xlsx_zip import deflated, write_zip
 
     with zipfile.ZipFile(path) as archive:
@@ -198,7 +199,7 @@ def set_history_length(path: Path, rows: int) -> None:
         entries = [(info, archive.read(info.filename)) for info in archive.infolist()]
     start = xml.index(b"<sheetData>") + len(b"<sheetData>")
     end = xml.index(b"</sheetData>")
-    found = [m.group(0) for m in _ROW.finditer(xml, start, end)]
+    found = [m.group(0) for m in ROW.finditer(xml, start, end)]
     header, body = found[0], found[1:]
     out = [header]
     for number in range(2, rows + 2):

@@ -193,7 +193,7 @@ def test_a_save_while_the_new_file_is_being_written_is_caught_before_the_rename(
         gm_saves(workbook, set_treasury)
         saved["bytes"] = workbook.read_bytes()
 
-    monkeypatch.setattr("sheets_engine.stores.xlsx_patch.patch_workbook", patch_then_gm_saves)
+    monkeypatch.setattr("sheets_engine.stores.xlsx_workbook.patch_workbook", patch_then_gm_saves)
     code, _, err = run_cli(["resolve", str(workbook), "--force"], capsys, monkeypatch)
     assert code == 3, err
     assert "(it was saved while the engine was writing its changes)" in err
@@ -202,9 +202,9 @@ def test_a_save_while_the_new_file_is_being_written_is_caught_before_the_rename(
 
 
 def xlsx_patch_workbook() -> Callable[..., None]:
-    from sheets_engine.stores import xlsx_patch
+    from sheets_engine.stores import xlsx_workbook
 
-    return xlsx_patch.patch_workbook
+    return xlsx_workbook.patch_workbook
 
 
 def test_a_run_that_is_not_disturbed_writes_and_a_second_write_builds_on_the_first(workbook: Path) -> None:
