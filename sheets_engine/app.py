@@ -12,7 +12,7 @@ into one clear line and an exit code.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
@@ -275,7 +275,7 @@ class Run:
     def _layouts(self) -> dict[str, Layout]:
         return layouts(self.raw, self.ruleset.tabs)
 
-    def _formulas_replaced(self, writes: list[Write], where: dict[str, Layout]) -> list[Problem]:
+    def _formulas_replaced(self, writes: list[Write], where: Mapping[str, Layout]) -> list[Problem]:
         """A problem for every GM formula the writes would replace with a value."""
         formulas = {(tab.title, r, c): f for tab in self.raw.values() for (r, c), f in tab.formulas.items()}
         if not formulas:

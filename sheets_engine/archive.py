@@ -20,6 +20,7 @@ oldest turn History can undo (sheets_engine.rollback).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,7 +80,7 @@ def history_tab(raw: dict[str, RawTab], where: str) -> RawTab:
     return tab
 
 
-def _key(cells: list[Any], positions: list[int | None]) -> tuple[str, ...]:
+def _key(cells: list[Any], positions: Sequence[int | None]) -> tuple[str, ...]:
     """A History row as text, column by column: the same row reads the same from either store."""
     out = []
     for i in positions:

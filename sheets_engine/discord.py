@@ -40,7 +40,7 @@ class WebhookClient:
         """Post one message (at most CONTENT_LIMIT characters); its Discord message id."""
         if len(content) > CONTENT_LIMIT:
             raise ValueError(f"a message of {len(content)} characters is over Discord's {CONTENT_LIMIT}")
-        body = {"content": content, "allowed_mentions": NO_PINGS}
+        body: dict[str, Any] = {"content": content, "allowed_mentions": NO_PINGS}
         waited = 0.0
         for _ in range(self.attempts):
             try:

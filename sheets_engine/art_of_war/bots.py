@@ -51,8 +51,8 @@ class Option:
 def _paths(world: World, piece: Piece) -> list[tuple[tuple[Step, ...], Hex, int, bool]]:
     """Every way to move the piece this turn without attacking: (steps, end, points left, halted)."""
     assert piece.hex is not None
-    found = [((), piece.hex, 2, False)]
-    frontier = [((), piece.hex, 2)]
+    found: list[tuple[tuple[Step, ...], Hex, int, bool]] = [((), piece.hex, 2, False)]
+    frontier: list[tuple[tuple[Step, ...], Hex, int]] = [((), piece.hex, 2)]
     while frontier:
         steps, at, points = frontier.pop(0)
         for near in neighbours(at):

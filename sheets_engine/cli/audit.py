@@ -71,4 +71,4 @@ def explain(source: str, key: str, turn: int | None, as_json: bool, table_format
         when = f" in turn {turn}" if turn is not None else ""
         print_text(f"History records no change to '{key}'{when}{hint}.")
         return
-    print_history([e.row for e in found], f"{key}: {len(found)} change(s)", table_format)
+    print_history([dict(e.row) for e in found], f"{key}: {len(found)} change(s)", table_format)

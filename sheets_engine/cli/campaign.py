@@ -186,7 +186,7 @@ def forms_client_of(store: Any) -> Any:
         from sheets_engine.stores.gsheets import load_credentials
 
         root = os.environ.get(FORMS_ROOT_ENV) or None
-        client = getattr(store, "client", None)
+        client: Any = getattr(store, "client", None)
         if getattr(client, "session", None) is not None and hasattr(store, "account"):
             return FormsClient(client.session, client.retry, root, store.account)
         return forms_client(load_credentials(common.credentials()), api_root=root)

@@ -43,7 +43,11 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
     """Type every tab by its row model. Returns the state and every problem found."""
     by_title = {norm(title): tab for title, tab in raw.items()}
     problems: list[Problem] = []
-    tables, rows, layouts, spec_map, blanks = {}, {}, {}, {}, {}
+    tables: dict[str, Any] = {}
+    rows: dict[str, dict[Hashable, int]] = {}
+    layouts: dict[str, Layout] = {}
+    spec_map: dict[str, TabSpec] = {}
+    blanks: dict[str, dict[str, frozenset[Hashable]]] = {}
     for spec in specs:
         spec_map[spec.name] = spec
         tab = by_title.get(norm(spec.name))
@@ -225,7 +229,8 @@ def defaulted_columns(model: type[BaseModel]) -> frozenset[str]:
     word, a count's 0...): an empty cell there is not what the rules see."""
     found = set()
     for name, info in model.model_fields.items():
-        adapter = TypeAdapter(Annotated[info.annotation, *info.metadata])
+        field: Any = Annotated[info.annotation, *info.metadata]  # the column's type as the model checks it
+        adapter: TypeAdapter[Any] = TypeAdapter(field)
         for blank in (None, ""):
             try:
                 read = adapter.validate_python(blank)
@@ -253,7 +258,9 @@ def fast_twin(model: type[BaseModel]) -> type[BaseModel]:
                 kept.metadata = []  # the type's own checks, which the twin's second member holds
                 twins[name] = (twin, kept)
                 break
-    return create_model(model.__name__, __base__=model, __module__=model.__module__, **twins)
+    fields: dict[str, Any] = twins
+    made: type[BaseModel] = create_model(model.__name__, __base__=model, __module__=model.__module__, **fields)
+    return made
 
 
 def _validated(fast: type[BaseModel], model: type[BaseModel], values: dict[str, Any]) -> BaseModel:

@@ -9,7 +9,7 @@ from typing import Any
 # Okabe & Ito's colour-blind-safe palette (its black left out: it is the ink of the labels).
 PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
 DPI = 110  # a map about 1500 pixels wide: a phone zooms in; a few hundred KB
-MAP_STYLE: dict[str, Any] = {
+MAP_STYLE: dict[Any, Any] = {  # matplotlib's rc keys (typed as its literals there)
     "font.family": "DejaVu Sans",  # shipped inside matplotlib: the same glyphs everywhere
     "font.size": 8,
     "text.parse_math": False,  # sheet text is text: "$5" is never mathematics

@@ -56,8 +56,9 @@ class TabSpec:
         if self.model is None:
             return dict.fromkeys(self.headers, "object")
         kinds = {}
+        numbers: dict[object, str] = {int: "int64", bool: "bool"}
         for name, info in self.model.model_fields.items():
-            kinds[info.alias or name] = {int: "int64", bool: "bool"}.get(info.annotation, "object")
+            kinds[info.alias or name] = numbers.get(info.annotation, "object")
         return kinds
 
 

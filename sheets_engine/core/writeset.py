@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from itertools import chain
 from operator import itemgetter
@@ -34,7 +34,7 @@ def cell_writes(
 
 
 def appended_rows(
-    title: str, last_row: int, columns: Mapping[str, int], rows: list[Mapping[str, Any]], uniform: bool = False
+    title: str, last_row: int, columns: Mapping[str, int], rows: Sequence[Mapping[str, Any]], uniform: bool = False
 ) -> RowsAppended:
     """Rows appended below `last_row` of a log tab, as one write (a column the tab lacks is left out).
 

@@ -135,7 +135,9 @@ def generate(provinces: int, clans: int | None = None, seed: int = 1) -> dict[st
     for i, clan in enumerate(owner):
         if clan:
             held[clan].append(i)
-    character_rows, army_rows, people = [], [], {}
+    character_rows: list[dict[str, Any]] = []
+    army_rows: list[dict[str, Any]] = []
+    people: dict[str, list[str]] = {}
     titles = ("Daimyo", "Shikibu Kyo", "Karo", "")
     for k, clan in enumerate(clan_names):
         members = []
@@ -165,9 +167,9 @@ def generate(provinces: int, clans: int | None = None, seed: int = 1) -> dict[st
     responses = _responses(rng, clan_names, people, held, names, army_rows, links, buildings)
     alliances = []
     for k in range(0, clans - 1, 3):
-        a, b = clan_names[k], clan_names[k + 1]
-        alliances += [{"Clan": a, "Ally": b, "Secret": False, "Since Turn": 0},
-                      {"Clan": b, "Ally": a, "Secret": False, "Since Turn": 0}]  # fmt: skip
+        one, other = clan_names[k], clan_names[k + 1]
+        alliances += [{"Clan": one, "Ally": other, "Secret": False, "Since Turn": 0},
+                      {"Clan": other, "Ally": one, "Secret": False, "Since Turn": 0}]  # fmt: skip
 
     def rows(tab: str, records: list[dict[str, Any]]) -> list[list[Any]]:
         header = tabs[tab][0]
@@ -200,7 +202,7 @@ def _responses(
               "hire-samurai", "lead-army", "write-letter", "establish-relations", "designate-ally",
               "claim-daimyo", "rally-samurai", "claim-shogunate", "execute")  # fmt: skip
     index = {n: i for i, n in enumerate(names)}
-    by_clan_army = {}
+    by_clan_army: dict[str, list[dict[str, Any]]] = {}
     for army in armies:
         by_clan_army.setdefault(army["Clan"], []).append(army)
     responses = []

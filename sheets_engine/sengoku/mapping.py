@@ -414,7 +414,8 @@ def kept_layout(state: GameState) -> Outcome:
     if not places:
         return Outcome.unchanged(state, turn, {"provinces placed": 0})
     where = state.layouts["Provinces"]
-    columns, headers = dict(where.columns), []
+    columns: dict[str, int] = dict(where.columns)
+    headers: list[CellEdit] = []
     for column in MAP_COLUMNS:  # an older workbook has no such columns: they go after its last header
         if column not in columns:
             columns[column] = where.width + 1 + len(headers)

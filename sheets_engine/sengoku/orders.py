@@ -101,9 +101,7 @@ def _clip(text: str) -> str:
     return text[: MAX_TEXT - len(marker)] + marker
 
 
-def new_responses(
-    responses: pd.DataFrame, orders: pd.DataFrame
-) -> list[tuple[Hashable, dict[str, Any], tuple[str, str]]]:
+def new_responses(responses: pd.DataFrame, orders: pd.DataFrame) -> list[tuple[int, dict[str, Any], tuple[str, str]]]:
     """Form responses not yet copied into Orders: each one's sheet row, its Orders row values, and
     the column and reason it is refused for (("", "") if it is not)."""
     copied = Counter(
@@ -112,7 +110,7 @@ def new_responses(
     )
     found = []
     for number, response in zip(responses.index, plain_records(responses), strict=True):
-        values = {column: _clip(str(response[source])) for source, column in _PLAYER_FIELDS}
+        values: dict[str, Any] = {column: _clip(str(response[source])) for source, column in _PLAYER_FIELDS}
         values["Submitted"] = timestamp_text(response["Timestamp"])
         ident = _identity(values["Submitted"], values["Email"], values["Character"], values["Order"],
                           values["Target"], values["Detail"])  # fmt: skip

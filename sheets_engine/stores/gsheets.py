@@ -59,7 +59,10 @@ PREFIX = "gsheet:"
 CREDENTIALS_ENV = "GOOGLE_APPLICATION_CREDENTIALS"
 # Named as a user finds it: a wheel install has no docs folder, the repository and its site do.
 DOCS = "the Google Sheets set-up guide (docs/google-sheets.md in the sheets-engine repository)"
-READ_OPTIONS = {"valueRenderOption": "UNFORMATTED_VALUE", "dateTimeRenderOption": "SERIAL_NUMBER"}
+READ_OPTIONS: dict[str, str | int | bool | float | list[str] | None] = {
+    "valueRenderOption": "UNFORMATTED_VALUE",
+    "dateTimeRenderOption": "SERIAL_NUMBER",
+}
 _URL = re.compile(r"^https?://docs\.google\.com/spreadsheets/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
 _KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 T = TypeVar("T")

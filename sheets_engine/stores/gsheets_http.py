@@ -81,7 +81,7 @@ class SheetsClient(HTTPClient):
         self.exchanges: list[Exchange] = []
         self.set_timeout(self.retry.timeout)
 
-    def request(self, method: str, endpoint: str, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+    def request(self, method: str, endpoint: str, *args: Any, **kwargs: Any) -> requests.Response:
         """One API call, retried on transient failures within the policy's bounds."""
         if self.api_root and endpoint.startswith(GOOGLE_ROOT):
             endpoint = self.api_root + endpoint[len(GOOGLE_ROOT) :]

@@ -464,7 +464,7 @@ def _check_extent(path: Path, title: str, rows: int, columns: int) -> None:
 
 def _header_only(title: str, sheet: Any) -> RawTab:
     """A tab's header and last used row, without turning its rows into Python values."""
-    first = next(iter(sheet.iter_rows()), [])
+    first: list[Any] = next(iter(sheet.iter_rows()), [])
     last = sheet.end[0] + 1 if sheet.height else 0  # calamine's end is 0-based (row, column)
     return RawTab(title, _raw_tab(title, [list(first)]).header, [], last)
 

@@ -64,7 +64,7 @@ def _column_styles(xml: bytes, end: int) -> tuple[tuple[int, int, bytes], ...]:
         return ()
     styles = []
     for match in _COL.finditer(xml, 0, end):
-        attrs = dict(re.findall(rb'\b(min|max|style)=["\'](\d+)["\']', match.group(1)))
+        attrs: dict[bytes, bytes] = dict(re.findall(rb'\b(min|max|style)=["\'](\d+)["\']', match.group(1)))
         if b"style" in attrs and b"min" in attrs:
             styles.append((int(attrs[b"min"]), int(attrs.get(b"max", attrs[b"min"])), attrs[b"style"]))
     return tuple(styles)
@@ -212,9 +212,9 @@ def patch_sheet(
         out += [rows_xml(b, prefix) for b in blocks]
         patched = b"".join((before, *out, after))
         return grow_dimension(patched, {**changes, **extent}), formula
-    out, formula = _walk(xml, body_start, body_end, pending, prefix, columns)
-    out += [rows_xml(b, prefix) for b in blocks]
-    patched = before + b"".join(out) + after
+    walked, formula = _walk(xml, body_start, body_end, pending, prefix, columns)
+    walked += [rows_xml(b, prefix) for b in blocks]
+    patched = before + b"".join(walked) + after
     return grow_dimension(patched, {**changes, **extent}), formula
 
 

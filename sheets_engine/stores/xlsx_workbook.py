@@ -162,7 +162,7 @@ def patch_workbook(
         for tab, rows in cells.items():
             appended = getattr(rows, "appended", ())
             info = archive.getinfo(parts[tab])
-            part = _grow(data, info, appended) if copy_raw and appended and not rows else None
+            part = _grow(data, info, appended) if data is not None and copy_raw and appended and not rows else None
             if part is not None:
                 grown[parts[tab]] = part
                 continue
@@ -178,7 +178,7 @@ def patch_workbook(
         # a GM's formulas that read the cells written are stale until recalculated: Excel and
         # LibreOffice recalculate on opening
         patched["xl/workbook.xml"] = recalculate_on_load(archive.read("xl/workbook.xml"))
-        entries: list[tuple[zipfile.ZipInfo, bytes]] = []
+        entries: list[tuple[zipfile.ZipInfo, bytes | None]] = []  # None: the part copied as it is
         for info in infos:
             if drop_chain and info.filename == "xl/calcChain.xml":
                 continue

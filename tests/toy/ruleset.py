@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from importlib.resources import files
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sheets_engine.core.capabilities import Page, ReportPages, View
-from sheets_engine.core.cells import Count, Text, enum_of
+from sheets_engine.core.cells import Count, Text, enum_cell
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.history import history_spec
 from sheets_engine.core.lifecycle import Outcome, RunLedger, RunStatus
@@ -54,7 +54,7 @@ class OrderRow(Row):
     turn: Count = Field(alias="Turn")
     player: Text = Field(alias="Player")
     add: Count = Field(alias="Add")
-    status: enum_of(Status, Status.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
+    status: Annotated[Status, enum_cell(Status, Status.PENDING)] = Field(alias="Status")
     result: Text = Field("", alias="Result")
 
 
