@@ -105,7 +105,7 @@ class RunLedger:
 
     def waiting(self, now: datetime) -> str:
         """Why the period is not due at `now` ("" when it is); a paused turn never waits for its deadline."""
-        return "" if self.phase else self.schedule.waiting(now)
+        return "" if self.phase else self.schedule.waiting(now, self.unit)
 
     def set_period(self, draft: Draft, period: int, cause: str) -> None:
         """Write the period the next run resolves (the first ledger key)."""

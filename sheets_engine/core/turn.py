@@ -142,8 +142,10 @@ def resolve_turn(
             continue
         waiting = step.waiting(turn)
         if waiting:
+            why = f"{ledger.unit} {ledger.period}: {step.why}"
             if plan.phase_key and step.phase:
-                draft.set("Game", plan.phase_key, "Value", step.phase, f"{ledger.unit} {ledger.period}: {step.why}")
+                draft.set("Game", plan.phase_key, "Value", step.phase, why)
+            keep_cutoff(draft, ledger, cutoff, why)
             ended = Ended(RunStatus.PAUSED, ledger, resumed, cutoff, waiting)
             headline = paused(ledger.unit, ledger.period, waiting)
             return _end(plan, draft, turn, rolls, ended, headline, step.before)
@@ -175,12 +177,20 @@ def move_deadline(draft: Draft, ledger: RunLedger, cutoff: datetime | None, caus
     if following is None:
         return
     draft.set("Game", "deadline", "Value", local_text(following, plan.zone), cause)
-    if cutoff is not None and cutoff != plan.deadline and plan.recorded() is None:
-        text = write_ledger({**plan.cutoffs, ledger.period: cutoff}, plan.zone)
-        if draft.has("Game", "cutoffs"):
-            draft.set("Game", "cutoffs", "Value", text, cause)
-        else:  # a campaign laid out before every ruleset kept them
-            draft.add_row("Game", {"Key": "cutoffs", "Value": text, "Notes": CUTOFFS_NOTE}, cause)
+    keep_cutoff(draft, ledger, cutoff, cause)
+
+
+def keep_cutoff(draft: Draft, ledger: RunLedger, cutoff: datetime | None, cause: str) -> None:
+    """A cutoff that is not the deadline (a forced run's) kept in the Game key `cutoffs` (added when the
+    campaign has none), once per period: a turn that pauses keeps it at its first run, which took the orders."""
+    plan = ledger.schedule
+    if cutoff is None or plan.deadline is None or cutoff == plan.deadline or plan.recorded() is not None:
+        return
+    text = write_ledger({**plan.cutoffs, ledger.period: cutoff}, plan.zone)
+    if draft.has("Game", "cutoffs"):
+        draft.set("Game", "cutoffs", "Value", text, cause)
+    else:  # a campaign laid out before every ruleset kept them
+        draft.add_row("Game", {"Key": "cutoffs", "Value": text, "Notes": CUTOFFS_NOTE}, cause)
 
 
 def deadline_summary(ledger: RunLedger, cutoff: datetime | None) -> dict[str, str]:
