@@ -41,8 +41,12 @@ def test_an_art_of_war_season_waits_for_its_deadline_and_a_forced_one_keeps_its_
         "Nothing to do: season 1 is due at its deadline 2026-12-01 20:00:00 (Asia/Tokyo); "
         "use --force to resolve it now."
     )
+    book = openpyxl.load_workbook(path)  # a response sent after the forced run's moment waits for a later run
+    book["Form Responses 1"].append(["2026-12-01 19:10:00", "late@example.com", game(path)["to_move"], "raise"])
+    book.save(path)
     forced = app.resolve(str(path), now=datetime(2026, 12, 1, 19, 0), force=True)
     assert forced.headline.startswith("Season 1 resolved")
+    assert "late@example.com" not in str(cells(path)["Orders"])
     kept = game(path)
     assert (kept["season"], kept["last_resolved_season"]) == ("2", "1")
     assert kept["deadline"] == "2026-12-02 20:00:00"  # one season length on
