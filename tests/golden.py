@@ -6,10 +6,15 @@ order in which the runs appear). A change to the rules on purpose changes them: 
 
     python -m tests.golden write
 
-and read the diff of the data in review. The scripts use only the public CLI and `app`, so the same
-file regenerates the data from an older checkout (`PYTHONPATH=OLD python -m tests.golden write --out DIR`)
-to compare two versions (`python -m tests.golden compare DIR_A DIR_B`); `--provinces N` changes the size
-of the generated campaign (the kept data uses 300; compare a 10,000-province one by hand).
+and read the diff of the data in review (`python -m tests.golden compare OLD_DIR tests/data/golden`
+names every cell that changed). The scripts use only the CLI and `app`, so the same file plays an older
+checkout too: copy it into that checkout's tests/ and run `python -m tests.golden write --out DIR` from
+its root; `--provinces N` changes the size of the generated campaign (the kept data uses 300; a
+10,000-province one is compared by hand).
+
+The kept data was written by the code at ef872ed (issue 26 changed no rule), and the Art of War
+scenario's once more with the blank-cell rollback fix of the same change: its one difference from
+ef872ed is History's Old of an order typed with its Status empty (recorded empty, not Pending).
 """
 
 from __future__ import annotations
@@ -51,11 +56,8 @@ def check(path: Path, now: datetime) -> None:
     from sheets_engine import app
 
     run = getattr(app, "check", None)
-    if run is None:  # before the unit of work, check lived in its own module
-        try:
-            from sheets_engine.check import check as run
-        except ImportError:
-            from sheets_engine.sengoku.check import check as run
+    if run is None:  # before the unit of work (ef872ed), check lived in its own module
+        from sheets_engine.check import check as run
     run(str(path), now=now)
 
 
@@ -63,11 +65,8 @@ def save_layout(path: Path, now: datetime) -> None:
     """`sheets-engine map --save-layout` at `now`."""
     try:
         from sheets_engine.views import save_layout as keep
-    except ImportError:  # before the unit of work, the map's places were kept by the map module
-        try:
-            from sheets_engine.mapping import save_layout as keep
-        except ImportError:
-            from sheets_engine.sengoku.mapping import save_layout as keep
+    except ImportError:  # before the unit of work (ef872ed), the map's places were kept by the map module
+        from sheets_engine.mapping import save_layout as keep
     keep(str(path), now=now)
 
 
@@ -303,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     failed = 0
     for name in SCENARIOS:
-        if not data_file(Path(args.first), name).exists():
+        if not (data_file(Path(args.first), name).exists() and data_file(Path(args.second), name).exists()):
             continue
         found = list(differences(load(Path(args.first), name), load(Path(args.second), name)))
         print(f"{name}: " + ("the same" if not found else f"{len(found)} difference(s)"))
