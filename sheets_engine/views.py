@@ -149,7 +149,7 @@ def write_reports(source: str | Store, out: Path, turn: int | None = None, as_js
 def draw_map(source: str | Store, reader: str | None = None, turn: int | None = None) -> bytes:
     """The map of the campaign (a reader's own view with `reader`), as PNG bytes. NotForReader when the
     ruleset draws no view of its own for that reader (naming why)."""
-    with reading(source, "map", whole=("Battles",)) as run:
+    with reading(source, "map") as run:  # Battles, like every log tab but History, is read whole
         picture = map_picture(run.ruleset)
         view = view_of(run, picture.logs)
     if reader is not None:
@@ -157,13 +157,6 @@ def draw_map(source: str | Store, reader: str | None = None, turn: int | None = 
         if why:
             raise NotForReader(why)
     return picture.draw(view, reader, turn, picture.prepare(view))
-
-
-def layout_refusal(source: str | Store) -> str:
-    """Why `map --save-layout` does not apply to this campaign's ruleset ("" when it does)."""
-    with reading(source, "map", tabs=("Game",)) as run:
-        picture = map_picture(run.ruleset)
-    return "" if picture.layout is not None else picture.no_layout
 
 
 def reader_refusal(source: str | Store, reader: str) -> str:

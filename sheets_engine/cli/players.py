@@ -96,29 +96,28 @@ def map_command(
 
     Example: sheets-engine map campaign.xlsx --out map.png --clan Oda
     """
-    from sheets_engine.views import NotForReader, draw_map, layout_refusal, reader_refusal
+    from sheets_engine.views import NotForReader, draw_map, reader_refusal
     from sheets_engine.views import save_layout as keep_layout
 
     if not out and not save_layout:
         raise click.UsageError("give --out FILE.png, --save-layout, or both")
     store = common.store_for(source)
-    why = reader_refusal(store, clan) if clan is not None else ""
-    why = why or (layout_refusal(store) if save_layout else "")
-    if why:
-        raise BadInput(why)
     saved = 0
-    if save_layout:
-        try:
+    try:
+        if save_layout:
+            why = reader_refusal(store, clan) if clan is not None else ""
+            if why:  # nothing is kept for a map that cannot be drawn
+                raise NotForReader(why)
             saved = keep_layout(store)
-        except NotForReader as error:
-            raise BadInput(str(error)) from error
-        if not as_json:
-            print_text(f"Saved the places of {saved} province(s) in the Provinces columns Map X and Map Y.")
-    if out:
-        png = draw_map(store, clan, turn)  # after --save-layout, the sheet as it is now
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_bytes(png)
-        if not as_json:
-            print_text(f"Map written to {out}" + (f" (the {clan} clan's view)" if clan else ""))
+            if not as_json:
+                print_text(f"Saved the places of {saved} province(s) in the Provinces columns Map X and Map Y.")
+        if out:
+            png = draw_map(store, clan, turn)  # after --save-layout, the sheet as it is now
+            Path(out).parent.mkdir(parents=True, exist_ok=True)
+            Path(out).write_bytes(png)
+            if not as_json:
+                print_text(f"Map written to {out}" + (f" (the {clan} clan's view)" if clan else ""))
+    except NotForReader as error:
+        raise BadInput(str(error)) from error
     if as_json:
         emit_json(payload("ok", EXIT_OK, out=out, clan=clan, provinces_placed=saved))
