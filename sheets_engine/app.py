@@ -131,6 +131,7 @@ class Run:
         self._raw: dict[str, RawTab] | None = None
         self._ruleset: Ruleset | None = None
         self._typed: Campaign | None = None
+        self._rows_dropped = False  # the typed tabs' raw rows released once the campaign is typed
 
     # the lock and the read ---------------------------------------------------------------------
     def __enter__(self) -> Run:
@@ -157,6 +158,7 @@ class Run:
         self._raw = self.store.read(headers_only=headers_only, only=only)
         self._typed = None
         self._ruleset = None
+        self._rows_dropped = False
         return self._raw
 
     @property
@@ -191,6 +193,12 @@ class Run:
                 problems += ruleset.check(state)
             formulas = {(tab.title, r, c): f for tab in raw.values() for (r, c), f in tab.formulas.items()}
             self._typed = Campaign(self.store, ruleset, state, problems, formulas)
+            # the typed tabs' rows are the state's now: their raw cells go (7 MB at 10,000 provinces);
+            # the log tabs' stay (log_rows), Game's (the run's time zone), and every tab's header, length and
+            # formulas (what the commit needs)
+            typed = {norm(spec.name) for spec in ruleset.tabs if not spec.log and norm(spec.name) != "game"}
+            self._raw = {t: replace(tab, rows=[]) if norm(t) in typed else tab for t, tab in raw.items()}
+            self._rows_dropped = True
         if checked and self._typed.errors:
             raise InvalidCampaign(self._typed.problems)
         return self._typed
@@ -207,7 +215,10 @@ class Run:
         return [{h: cells[i] if i is not None and i < len(cells) else None for h, i in at} for _, cells in found.rows]
 
     def grid(self) -> Grid:
-        """The tabs as read, to edit cells as the sheet holds them (core.grid)."""
+        """The tabs as read, to edit cells as the sheet holds them (core.grid): before the campaign is typed,
+        which releases the typed tabs' raw rows."""
+        if self._rows_dropped:
+            raise RuntimeError("a grid edits the cells as read: take it before typing the campaign")
         return Grid(self.raw, self.ruleset.tabs)
 
     @property
@@ -215,7 +226,7 @@ class Run:
         """The run's clock, with a zone: a time given without one is in the campaign's `time_zone`."""
         moment = self.now or datetime.now(UTC)
         if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=_campaign_zone(self.campaign(checked=False).state))
+            moment = moment.replace(tzinfo=_campaign_zone(self.raw))
         return moment
 
     # the one write ------------------------------------------------------------------------------
@@ -309,10 +320,14 @@ def _cell_write(edit: CellEdit) -> CellWrite:
     return CellWrite(edit.title, edit.row, edit.index, "" if edit.new is None else edit.new)
 
 
-def _campaign_zone(state: GameState) -> tzinfo:
+def _campaign_zone(raw: Mapping[str, RawTab]) -> tzinfo:
+    """The Game key time_zone as read (UTC when the campaign has none or one no zone has: the checks say so)."""
+    game = next((tab for title, tab in raw.items() if norm(title) == "game"), None)
+    rows = game.rows if game is not None else []
+    named = next((cells[1] for _, cells in rows if len(cells) > 1 and norm(cells[0]) == "time_zone"), None)
     try:
-        return time_zone(str(state.game("time_zone", "") or ""))
-    except (ValueError, KeyError):  # the checks report it; a campaign without a Game tab has no zone
+        return time_zone(str(named or "").strip())
+    except ValueError:
         return UTC
 
 

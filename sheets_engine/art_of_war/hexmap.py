@@ -211,7 +211,6 @@ def board_picture(state: GameState, season: int | None = None) -> bytes:
 
 
 NO_READER = "The Art of War hides nothing: every house sees the whole board (drop --clan)"
-NO_LAYOUT = "The Art of War's hexes stand where their q,r put them: --save-layout is for Sengoku maps"
 
 
 def draw_view(view: View, reader: str | None, season: int | None, prepared: Any) -> bytes:

@@ -6,19 +6,22 @@ import secrets
 from importlib.resources import files
 from typing import Any
 
-from sheets_engine.art_of_war import ENTRY, hexmap, phases, preview, validate
+from sheets_engine.art_of_war import ENTRY, phases, preview, validate
 from sheets_engine.art_of_war.model import Ground, Kind, ground_row
 from sheets_engine.art_of_war.schema import TABS
 from sheets_engine.art_of_war.setup import BadOption, check_options, new_world
 from sheets_engine.art_of_war.sheet import read_world, record_ledger, world_tabs
 from sheets_engine.core.capabilities import Intake, MapPicture
 from sheets_engine.core.problems import Problem
+from sheets_engine.core.registry import lazy
 from sheets_engine.core.ruleset import Outcome, Ruleset, SetupError
 from sheets_engine.core.settings import deadline_problems
 from sheets_engine.core.store import Choice
 from sheets_engine.core.tables import Draft, GameState
 
 DEFAULTS = {"houses": 4, "people": 1, "temper": "steady"}
+HEXMAP = "sheets_engine.art_of_war.hexmap"
+NO_LAYOUT = "The Art of War's hexes stand where their q,r put them: --save-layout is for Sengoku maps"
 MAX_SEED = 1_000  # the seed is kept in a cell: a longer one would be cut there and no longer remake the board
 
 
@@ -89,8 +92,8 @@ def build() -> Ruleset:
         init_options=tuple(option.name for option in ENTRY.init_options),
         setup=setup,
         preview=preview.preview,
-        picture=MapPicture(
-            draw=hexmap.draw_view, reader_problem=hexmap.reader_problem, no_layout=hexmap.NO_LAYOUT, logs=()
+        picture=MapPicture(  # the picture imported when `map` draws it
+            draw=lazy(HEXMAP, "draw_view"), reader_problem=lazy(HEXMAP, "reader_problem"), no_layout=NO_LAYOUT, logs=()
         ),
         intake=Intake(responses="Form Responses 1", copy=phases.copy_answers),
     )

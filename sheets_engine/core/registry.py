@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sheets_engine.core.ruleset import Ruleset
@@ -44,3 +44,15 @@ class Entry:
             return self.builder()
         build: Callable[[], Ruleset] = import_module(self.rules).build
         return build()
+
+
+def lazy(module: str, name: str) -> Callable[..., Any]:
+    """A module's function, imported when first called: a capability most runs never use (a resolution
+    draws no map) costs them no import."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"{module}.{name}, imported when first called."
+    return call

@@ -7,15 +7,17 @@ from importlib.resources import files
 
 from sheets_engine.core.capabilities import FormQuestions, Intake, MapPicture, Reminders, ReportPages
 from sheets_engine.core.dice import Dice
+from sheets_engine.core.registry import lazy
 from sheets_engine.core.ruleset import Outcome, Ruleset
 from sheets_engine.core.tables import Draft, GameState
-from sheets_engine.sengoku import check, derived, form, mapping, phases, report, validate
+from sheets_engine.sengoku import derived, form, phases, validate
 from sheets_engine.sengoku.choices import CHOICES
 from sheets_engine.sengoku.game import read_settings
 from sheets_engine.sengoku.orders import copy_responses
-from sheets_engine.sengoku.reminders import without_orders
 from sheets_engine.sengoku.schema import TABS
 from sheets_engine.sengoku.turn import Turn
+
+CHECK, REPORT, MAP, FORM = (f"sheets_engine.sengoku.{m}" for m in ("check", "report", "mapping", "form"))
 
 
 def recalc(state: GameState) -> Outcome:
@@ -46,15 +48,16 @@ def build() -> Ruleset:
         turn=phases.PLAN,
         choices=CHOICES,
         ledger_keys=phases.LEDGER_KEYS,
-        preview=check.check_turn,
-        report=ReportPages(readers=report.readers, content=report.content, page=report.page, gm=report.GM),
+        # what players see, each imported when a command uses it (a resolution pays for none of them)
+        preview=lazy(CHECK, "check_turn"),
+        report=ReportPages(readers=lazy(REPORT, "readers"), content=lazy(REPORT, "content"), page=lazy(REPORT, "page")),
         picture=MapPicture(
-            draw=mapping.draw_view,
-            prepare=mapping.prepare,
-            reader_problem=mapping.reader_problem,
-            layout=mapping.kept_layout,
+            draw=lazy(MAP, "draw_view"),
+            prepare=lazy(MAP, "prepare"),
+            reader_problem=lazy(MAP, "reader_problem"),
+            layout=lazy(MAP, "kept_layout"),
         ),
-        reminders=Reminders(missing=without_orders),
-        form=FormQuestions(questions=form.QUESTIONS, choices=form.form_choices, notes=form.KEY_NOTES),
+        reminders=Reminders(missing=lazy("sheets_engine.sengoku.reminders", "without_orders")),
+        form=FormQuestions(questions=form.QUESTIONS, choices=lazy(FORM, "form_choices"), notes=form.KEY_NOTES),
         intake=Intake(responses="Form Responses 1", copy=copy_answers),
     )
