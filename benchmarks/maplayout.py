@@ -49,7 +49,7 @@ def campaign(size: int) -> tuple[Any, dict[str, str], list[str], dict[str, list[
     import networkx as nx
 
     from sheets_engine.core.cells import split_names
-    from sheets_engine.generate import generate
+    from sheets_engine.sengoku.generate import generate
 
     tabs = generate(size, seed=SEED)
     header, *rows = tabs["Provinces"]

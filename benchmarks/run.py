@@ -60,10 +60,11 @@ def peak_mib() -> float:
 def measure_one(size: int, workdir: Path) -> dict[str, Any]:
     """Every phase of one resolution at this size, in this process."""
     from sheets_engine import app
+    from sheets_engine.core.history import Stamp, history_rows
     from sheets_engine.core.load import load_state
-    from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
-    from sheets_engine.generate import generate
+    from sheets_engine.core.writeset import cell_writes, final_changes
     from sheets_engine.rulesets import get_ruleset
+    from sheets_engine.sengoku.generate import generate
     from sheets_engine.stores.xlsx import WorkbookStore
 
     path = workdir / f"campaign-{size}.xlsx"
@@ -189,7 +190,8 @@ def set_history_length(path: Path, rows: int) -> None:
     What History holds is never read by a turn (only its header and length), so copies of its rows
     stand for the older turns of a campaign grown old.
     """
-    from sheets_engine.stores.xlsx_patch import _ROW, sheet_part, sheet_parts
+    from sheets_engine.stores.xlsx_patch import ROW
+    from sheets_engine.stores.xlsx_workbook import sheet_part, sheet_parts
     from sheets_engine.stores.xlsx_zip import deflated, write_zip
 
     with zipfile.ZipFile(path) as archive:
@@ -198,7 +200,7 @@ def set_history_length(path: Path, rows: int) -> None:
         entries = [(info, archive.read(info.filename)) for info in archive.infolist()]
     start = xml.index(b"<sheetData>") + len(b"<sheetData>")
     end = xml.index(b"</sheetData>")
-    found = [m.group(0) for m in _ROW.finditer(xml, start, end)]
+    found = [m.group(0) for m in ROW.finditer(xml, start, end)]
     header, body = found[0], found[1:]
     out = [header]
     for number in range(2, rows + 2):
@@ -213,7 +215,7 @@ def set_history_length(path: Path, rows: int) -> None:
 
 def measure_ratios(size: int, workdir: Path, runs: int) -> dict[str, Any]:
     """The engine's CPU time as ratios to the peer and to the floor, on a first turn and on a turn in play."""
-    from sheets_engine.generate import generate
+    from sheets_engine.sengoku.generate import generate
     from sheets_engine.stores.xlsx import WorkbookStore
 
     fresh = workdir / f"fresh-{size}.xlsx"
@@ -272,10 +274,11 @@ def measure_google(size: int, workdir: Path) -> dict[str, Any]:
     from the store: here it answers leniently).
     """
     from sheets_engine import app
+    from sheets_engine.core.history import Stamp, history_rows
     from sheets_engine.core.load import load_state
-    from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
-    from sheets_engine.generate import generate
+    from sheets_engine.core.writeset import cell_writes, final_changes
     from sheets_engine.rulesets import get_ruleset
+    from sheets_engine.sengoku.generate import generate
     from sheets_engine.stores.gsheets import GoogleSheetsStore
     from sheets_engine.stores.gsheets_layout import quote_title
     from tests.standin.fake_sheets import FakeSheets

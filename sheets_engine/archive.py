@@ -20,12 +20,14 @@ oldest turn History can undo (sheets_engine.rollback).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sheets_engine.app import Run
+from sheets_engine.core.history import Entry, find_history, read_entries, rolled_back_to, runs
 from sheets_engine.core.load import norm
-from sheets_engine.rollback import Entry, read_entries, rolled_back_to, runs
-from sheets_engine.stores.base import CellWrite, RawTab, RowsAppended, Store, StoreError
+from sheets_engine.stores.base import RawTab, RowsAppended, Store, StoreError
 
 GOOGLE_CELLS = 10_000_000  # cells a Google spreadsheet may hold, every tab's grid counted
 
@@ -72,13 +74,13 @@ def cut(entries: list[Entry], keep_turns: int) -> int:
 
 def history_tab(raw: dict[str, RawTab], where: str) -> RawTab:
     """The History tab of a read (any case)."""
-    tab = next((t for title, t in raw.items() if norm(title) == "history"), None)
+    tab = find_history(raw)
     if tab is None:
         raise StoreError(f"{where} has no History tab")
     return tab
 
 
-def _key(cells: list[Any], positions: list[int | None]) -> tuple[str, ...]:
+def _key(cells: list[Any], positions: Sequence[int | None]) -> tuple[str, ...]:
     """A History row as text, column by column: the same row reads the same from either store."""
     out = []
     for i in positions:
@@ -90,10 +92,18 @@ def _key(cells: list[Any], positions: list[int | None]) -> tuple[str, ...]:
 
 
 def archive_history(store: Store, target: Store, keep_turns: int) -> Archived:
-    """Move the History rows of turns before the last `keep_turns` from `store` to `target`'s History."""
-    raw = store.read(only=("History",))
-    history = history_tab(raw, store.name)
-    entries = read_entries(raw)
+    """Move the History rows of turns before the last `keep_turns` from `store` to `target`'s History.
+
+    The campaign is one unit of work (its lock held throughout, its History read once and its rows
+    deleted through the run); the archive is another spreadsheet, appended to and read back directly."""
+    with Run(store, "archive", tabs=("History",), whole=("History",)) as run:
+        return _archive(run, target, keep_turns)
+
+
+def _archive(run: Run, target: Store, keep_turns: int) -> Archived:
+    store = run.store
+    history = history_tab(run.raw, store.name)
+    entries = read_entries(run.raw)
     count = cut(entries, keep_turns)
     header = [h for h in history.header if norm(h)]
     kept = len(entries) - count
@@ -143,19 +153,5 @@ def archive_history(store: Store, target: Store, keep_turns: int) -> Archived:
             raise StoreError(
                 f"{target.name} does not hold the rows just written (read back); History was left as it was"
             )
-    _remove_rows(store, history, last_moved)
+    run.delete_rows(history.title, 2, last_moved)  # on Google one guarded deletion; a workbook's History rewritten
     return Archived(count, len(todo), turns, oldest, kept, target.name)
-
-
-def _remove_rows(store: Store, history: RawTab, last: int) -> None:
-    """Delete History's rows 2..last: Google deletes them (freeing their cells), others rewrite History."""
-    remove = getattr(store, "remove_rows", None)
-    if remove is not None:
-        remove(history.title, 2, last, len([h for h in history.header if norm(h)]))
-        return
-    shift = last - 1
-    now = {(r, c): v for r, cells in history.rows for c, v in enumerate(cells, start=1) if v not in (None, "")}
-    after = {(r - shift, c): v for (r, c), v in now.items() if r > last}
-    writes = [CellWrite(history.title, r, c, v) for (r, c), v in sorted(after.items()) if now.get((r, c)) != v]
-    writes += [CellWrite(history.title, r, c, "") for (r, c) in sorted(now) if (r, c) not in after]
-    store.write(writes)

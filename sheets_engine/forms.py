@@ -1,11 +1,10 @@
-"""The Google Form kept in step with the sheet (`form sync`), and the Form closed while a turn resolves.
+"""The Google Form kept in step with the sheet (`form sync`).
 
-The Form's Character, Order and Target questions are dropdowns whose options the engine sets from the
-sheet: the living characters, the order names (Missions), and every name an order can act on. The
+The Form's dropdown questions are the ruleset's (its record's `form`: Sengoku Jidai's Character,
+Order and Target, sheets_engine/sengoku/form.py); the engine sets their options from the sheet. The
 REST API cannot set where a section goes after its last question (PageBreakItem has no fields), so
-one section per order cannot be built through it: the Target question is one dropdown of every
-province, army, clan and living character, and intake judges whether the target fits the order
-(the Form Responses columns stay Character, Order, Target, Detail, Secret).
+one section per order cannot be built through it: one dropdown offers every target, and intake
+judges whether the target fits the order.
 
 The questions are found by title once, when the Form is first linked; their item ids go into the
 Game tab (form_character_item, form_order_item, form_target_item) and are used from then on, so a GM
@@ -15,55 +14,28 @@ sync reads the sheet once, the Form once, and writes the Form once.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.tables import Draft, GameState
+from sheets_engine.rulesets import supporting
 from sheets_engine.stores.base import Store, StoreError
 
 OPTIONS_MASK = "questionItem.question.choiceQuestion.options"
-# The questions the engine fills, their title when first linked, and the Game key that keeps the item id.
-QUESTIONS = (
-    ("Character", "form_character_item"),
-    ("Order", "form_order_item"),
-    ("Target", "form_target_item"),
-)
-KEY_NOTES = {
-    "form_id": "The Google Form players send orders with (the long id in its edit URL); set by form sync --form",
-    "form_character_item": "Written by form sync: the Form's Character question (its item id)",
-    "form_order_item": "Written by form sync: the Form's Order question (its item id)",
-    "form_target_item": "Written by form sync: the Form's Target question (its item id)",
-}
 
 
-def form_choices(state: GameState) -> dict[str, list[str]]:
-    """Each question's options: living characters, the order names, every name an order can take."""
-    characters = state.frame("Characters")
-    living = [str(n) for n in characters.index[characters["Status"].astype(str).str.casefold() == "alive"]]
-    orders = [str(n) for n in state.frame("Missions").index]
-    targets = [str(n) for tab in ("Provinces", "Armies", "Clans") for n in state.frame(tab).index] + living
-    return {"Character": _unique(living), "Order": _unique(orders), "Target": _unique(targets)}
-
-
-def _unique(names: list[str]) -> list[str]:
-    seen: dict[str, None] = {}
-    for name in names:
-        if name.strip() and name.casefold() not in {s.casefold() for s in seen}:
-            seen[name] = None
-    return list(seen)
-
-
-def find_questions(form: dict[str, Any]) -> dict[str, str]:
+def find_questions(form: dict[str, Any], questions: Sequence[tuple[str, str]]) -> dict[str, str]:
     """The item id of each question by its title (only when first linking); a missing one is an error."""
     found: dict[str, str] = {}
     for item in form.get("items", []):
         title = str(item.get("title", "")).strip().casefold()
-        for name, _key in QUESTIONS:
+        for name, _key in questions:
             if title == name.casefold() and name not in found and "questionItem" in item:
                 found[name] = str(item["itemId"])
-    missing = [name for name, _key in QUESTIONS if name not in found]
+    missing = [name for name, _key in questions if name not in found]
     if missing:
         raise StoreError(
             f"The Form {form.get('formId', '')} has no question titled {', '.join(repr(m) for m in missing)}: "
@@ -72,16 +44,18 @@ def find_questions(form: dict[str, Any]) -> dict[str, str]:
     return found
 
 
-def update_requests(form: dict[str, Any], items: dict[str, str], choices: dict[str, list[str]]) -> list[dict[str, Any]]:
+def update_requests(
+    form: dict[str, Any], items: dict[str, str], choices: dict[str, list[str]], questions: Sequence[tuple[str, str]]
+) -> list[dict[str, Any]]:
     """One updateItem per question: its options only, at the index its item id has in this Form."""
     where = {str(item.get("itemId")): (index, item) for index, item in enumerate(form.get("items", []))}
     requests_ = []
-    for name, key in QUESTIONS:
+    for name, key in questions:
         item_id = items[name]
         if item_id not in where:
             raise StoreError(
                 f"The Form's {name} question (item {item_id}, Game key {key}) is no longer in the Form: clear "
-                f"the Game keys {', '.join(k for _n, k in QUESTIONS)} and run form sync again to link it anew"
+                f"the Game keys {', '.join(k for _n, k in questions)} and run form sync again to link it anew"
             )
         index, item = where[item_id]
         question = item.get("questionItem", {}).get("question", {})
@@ -163,51 +137,57 @@ def sync(
 
     The first time (no item ids in the Game tab) the questions are found by title and their ids, with
     the Form's id, written to the Game tab first. The batchUpdate carries the get's revision: a GM's
-    edit of the Form in between makes Google refuse it (FormEdited, nothing changed).
+    edit of the Form in between makes Google refuse it (FormEdited, nothing changed). The questions
+    are the ruleset's (its record's `form`); StoreError for a ruleset that has none.
     """
-    from sheets_engine import app
+    from sheets_engine.app import Run
 
-    campaign = app._checked(store)
-    if campaign.ruleset.name != "sengoku":  # its questions are Sengoku's Character, Order and Target
-        raise StoreError(f"form sync knows Sengoku Jidai campaigns only; this one is {campaign.ruleset.title}")
-    state = campaign.state
-    chosen = (form_id or str(state.game("form_id", "") or "")).strip()
-    if not chosen:
-        raise StoreError(
-            "No Form to sync: pass --form FORM_ID (the long id in the Form's edit URL) or set the Game key form_id"
-        )
-    form = client.get(chosen)
-    items = {name: str(state.game(key, "") or "").strip() for name, key in QUESTIONS}
-    stored = str(state.game("form_id", "") or "").strip()
-    linking = not all(items.values()) or (bool(stored) and stored != chosen)  # another Form: link it anew
-    keys: dict[str, str] = {}
-    if linking:
-        items = find_questions(form)
-        keys = {key: items[name] for name, key in QUESTIONS}
-    if stored != chosen:
-        keys["form_id"] = chosen
-    requests_ = update_requests(form, items, form_choices(state))
-    spreadsheet = getattr(store, "key", None)
-    warnings = form_warnings(form, spreadsheet)
-    options = {
-        name: len(r["updateItem"]["item"]["questionItem"]["question"]["choiceQuestion"]["options"])
-        for (name, _k), r in zip(QUESTIONS, requests_, strict=True)
-    }
-    if dry_run:
-        return SyncReport(chosen, linking, options, warnings, True)
-    written = 0
-    if keys:  # the link first: the ids hold whatever happens to the Form update
-        written = app._commit(campaign, _link(state, keys), False, now).cells_written
-    client.batch_update(chosen, requests_, str(form.get("revisionId", "")))
-    return SyncReport(chosen, linking, options, warnings, False, written)
+    with Run(store, "form sync", dry_run=dry_run, now=now) as run:
+        campaign = run.campaign()
+        asked = campaign.ruleset.form
+        if asked is None:
+            known = " and ".join(supporting("form")) or "no"
+            raise StoreError(f"form sync knows {known} campaigns only; this one is {campaign.ruleset.title}")
+        state = campaign.state
+        chosen = (form_id or str(state.game("form_id", "") or "")).strip()
+        if not chosen:
+            raise StoreError(
+                "No Form to sync: pass --form FORM_ID (the long id in the Form's edit URL) or set the Game key form_id"
+            )
+        form = client.get(chosen)
+        items = {name: str(state.game(key, "") or "").strip() for name, key in asked.questions}
+        stored = str(state.game("form_id", "") or "").strip()
+        linking = not all(items.values()) or (bool(stored) and stored != chosen)  # another Form: link it anew
+        keys: dict[str, str] = {}
+        if linking:
+            items = find_questions(form, asked.questions)
+            keys = {key: items[name] for name, key in asked.questions}
+        if stored != chosen:
+            keys["form_id"] = chosen
+        requests_ = update_requests(form, items, asked.choices(state), asked.questions)
+        spreadsheet = getattr(store, "key", None)
+        warnings = form_warnings(form, spreadsheet)
+        options = {
+            name: len(r["updateItem"]["item"]["questionItem"]["question"]["choiceQuestion"]["options"])
+            for (name, _k), r in zip(asked.questions, requests_, strict=True)
+        }
+        if dry_run:
+            return SyncReport(chosen, linking, options, warnings, True)
+        written = 0
+        if keys:  # the link first: the ids hold whatever happens to the Form update
+            written = run.commit(_link(state, keys, asked.notes)).cells_written
+        client.batch_update(chosen, requests_, str(form.get("revisionId", "")))
+        return SyncReport(chosen, linking, options, warnings, False, written)
 
 
-def _link(state: GameState, keys: dict[str, str]) -> Outcome:
+def _link(state: GameState, keys: dict[str, str], notes: Mapping[str, str]) -> Outcome:
     draft = Draft(state)
     for key, value in keys.items():
         if draft.has("Game", key):
             draft.set("Game", key, "Value", value, "form sync: the Form linked")
         else:
-            draft.add_row("Game", {"Key": key, "Value": value, "Notes": KEY_NOTES[key]}, "form sync: the Form linked")
+            draft.add_row(
+                "Game", {"Key": key, "Value": value, "Notes": notes.get(key, "")}, "form sync: the Form linked"
+            )
     turn = int(state.game("turn", 0) or 0)
-    return Outcome(draft.finish(), draft.changes, dict(draft.logs), turn, {}, step="form sync")
+    return Outcome.of(draft, turn, {}, step="form sync")

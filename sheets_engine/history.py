@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from sheets_engine.app import reading
+from sheets_engine.core.history import find_history, read_rows
 from sheets_engine.core.load import norm
-from sheets_engine.core.writeset import read_history as read_history_rows
-from sheets_engine.stores import open_store
 from sheets_engine.stores.base import Store, StoreError
 
 
@@ -18,12 +18,11 @@ def read_history(
     cause: str | None = None,
 ) -> list[dict[str, Any]]:
     """History rows in sheet order, filtered by turn, tab, key and words in the cause."""
-    store = open_store(source) if isinstance(source, str) else source
-    raw = store.read(only=("History",))  # a GM's own tabs are never read
-    sheet = next((t for title, t in raw.items() if norm(title) == "history"), None)
+    with reading(source, "history", tabs=("History",), whole=("History",)) as run:  # a GM's own tabs are never read
+        sheet = find_history(run.raw)
     if sheet is None:
         raise StoreError("the campaign has no History tab")
-    rows = [row for _, row in read_history_rows(sheet)]
+    rows = [row for _, row in read_rows(sheet)]
 
     def keep(row: dict[str, Any]) -> bool:
         if turn is not None and str(row["Turn"]) != str(turn):

@@ -96,7 +96,8 @@ class Views:
     def whole(self, aspect: float | None = None) -> Window:
         """The window on the whole map (the GMs' picture), widened to `aspect` if given."""
         if not len(self.xy):
-            return Window(*self.world, ())
+            left, bottom, right, top = self.world
+            return Window(left, bottom, right, top, ())
         low, high = self.xy.min(axis=0), self.xy.max(axis=0)
         return self._window((low[0], low[1], high[0], high[1]), 0.0, aspect)
 
@@ -111,7 +112,8 @@ class Views:
         box = (centre_x - width / 2, centre_y - height / 2, centre_x + width / 2, centre_y + height / 2)
         x, y = self.xy[:, 0], self.xy[:, 1]
         inside = np.flatnonzero((x >= box[0]) & (x <= box[2]) & (y >= box[1]) & (y <= box[3]))
-        return Window(*(float(v) for v in box), tuple(self.names[k] for k in inside))
+        shown = tuple(self.names[k] for k in inside)
+        return Window(float(box[0]), float(box[1]), float(box[2]), float(box[3]), shown)
 
 
 def clan_window(

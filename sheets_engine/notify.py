@@ -33,9 +33,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from sheets_engine.app import Run
+from sheets_engine.core.grid import CellEdit
 from sheets_engine.core.load import norm
+from sheets_engine.core.ruleset import Outcome
 from sheets_engine.discord import DeliveryUncertain, Target, WebhookClient, WebhookFailed, WebhookGone, split_message
-from sheets_engine.stores.base import CellWrite, RawTab, Store, StoreError
+from sheets_engine.stores.base import RawTab, Store, StoreError
 
 TAB = "Notifications"
 DELIVERED = "Delivered"
@@ -201,7 +204,22 @@ def notify(
     the module docstring)."""
     client = client or WebhookClient()
     report = NotifyReport(dry_run=dry_run)
-    tab = _notifications(store)
+    with Run(store, "notify", dry_run=dry_run, now=now, tabs=(TAB,)) as work:
+        return deliver(work, webhooks, client, report, resend_unconfirmed, select)
+
+
+def deliver(
+    work: Run,
+    webhooks: Webhooks,
+    client: WebhookClient,
+    report: NotifyReport,
+    resend_unconfirmed: bool = False,
+    select: Callable[[Row], bool] = lambda row: True,
+) -> NotifyReport:
+    """The delivery, inside a unit of work that holds the campaign's lock (each write one of its commits)."""
+    tab = work.tab(TAB)
+    if tab is None:
+        raise StoreError(f"{work.store.name} has no {TAB} tab (sheets-engine init lays every tab out)")
     columns, rows = read_rows(tab)
     due: list[tuple[Row, Target]] = []
     for row in rows:
@@ -217,46 +235,26 @@ def notify(
             report.unroutable.setdefault(row.audience or "(no audience)", []).append(row.row)
             continue
         due.append((row, target))
-    if dry_run or not due:
-        report.posted = [r.row for r, _ in due] if dry_run else []
+    if work.dry_run or not due:
+        report.posted = [r.row for r, _ in due] if work.dry_run else []
         return report
-    _deliver(store, tab.title, columns[DELIVERED], due, client, report, (now or datetime.now(UTC)).astimezone(UTC))
+    _post_each(work, tab, columns[DELIVERED], due, client, report)
     return report
 
 
-def _notifications(store: Store) -> RawTab:
-    """The Notifications tab, read alone where the store can (a GM's own tabs are not read)."""
-    import inspect
-
-    try:
-        takes_only = "only" in inspect.signature(store.read).parameters
-    except (TypeError, ValueError):
-        takes_only = False
-    raw = store.read(only=(TAB,)) if takes_only else store.read()  # type: ignore[call-arg]
-    tab = next((t for title, t in raw.items() if norm(title) == norm(TAB)), None)
-    if tab is None:
-        raise StoreError(f"{store.name} has no {TAB} tab (sheets-engine init lays every tab out)")
-    return tab
-
-
-def _deliver(
-    store: Store,
-    title: str,
-    column: int,
-    due: list[tuple[Row, Target]],
-    client: WebhookClient,
-    report: NotifyReport,
-    moment: datetime,
+def _post_each(
+    work: Run, tab: RawTab, column: int, due: list[tuple[Row, Target]], client: WebhookClient, report: NotifyReport
 ) -> None:
     """Claim, post and record each row in turn, the record of one row in the write claiming the next;
     a gone or failing webhook is skipped for the rest of the run (its rows left as they were)."""
+    moment = work.moment.astimezone(UTC)
     claim = f"{SENDING} {uuid.uuid4().hex[:12]} {moment:%Y-%m-%d %H:%M:%S} UTC"
-    settled: list[CellWrite] = []  # the last row's outcome, written with the next claim
+    settled: dict[int, tuple[str, str]] = {}  # the last row's outcome, written with the next claim
     for row, target in due:
         if target.label in report.gone or target.label in report.failed:
             continue
-        store.write([*settled, CellWrite(title, row.row, column, claim)])
-        settled = []
+        work.commit(_marks(tab, column, {**settled, row.row: (row.delivered, claim)}))
+        settled = {}
         ids: list[str] = []
         try:
             thread = target.thread_id
@@ -275,9 +273,15 @@ def _deliver(
             if ids or isinstance(error, DeliveryUncertain):  # some of it may be in the channel: unconfirmed
                 report.unconfirmed.append(row.row)
             else:
-                settled = [CellWrite(title, row.row, column, "")]  # refused: given back for the next run
+                settled = {row.row: (claim, "")}  # refused: given back for the next run
             continue
-        settled = [CellWrite(title, row.row, column, f"{moment:%Y-%m-%d %H:%M:%S} UTC: " + " ".join(ids))]
+        settled = {row.row: (claim, f"{moment:%Y-%m-%d %H:%M:%S} UTC: " + " ".join(ids))}
         report.posted.append(row.row)
     if settled:
-        store.write(settled)
+        work.commit(_marks(tab, column, settled))
+
+
+def _marks(tab: RawTab, column: int, cells: dict[int, tuple[str, str]]) -> Outcome:
+    """Delivered cells set (row -> (what it held, what it gets)): a log tab's own column, no History row."""
+    edits = [CellEdit(TAB, tab.title, row, column, DELIVERED, old, new) for row, (old, new) in cells.items()]
+    return Outcome.of_cells(edits, 0, {}, step="notify")

@@ -2,12 +2,13 @@
 
 `sheets-engine remind SOURCE --webhooks FILE --before HOURS` runs from cron (hourly). Once the
 turn's deadline is less than HOURS away (and not yet past), it posts to each clan's webhook
-(`clan:NAME/orders`, else `clan:NAME`, as `notify` routes) the names of its living characters
-with no order for the current turn, once per turn: the Game key `reminded_turn` and one
-Notifications row per clan are written first (one guarded write, with its History row), then those
-rows are delivered as `notify` delivers every row (`deliver_reminders`): each claimed, posted and
-recorded in turn, so after a crash at most the clan being posted to is unconfirmed, and the others'
-reminders go out with the next `notify` (or are there already).
+(`clan:NAME/orders`, else `clan:NAME`, as `notify` routes) the names of its characters with no
+order for the current turn (who they are is the ruleset's: its record's `reminders`), once per
+turn: the Game key `reminded_turn` and one Notifications row per clan are written first (one
+guarded write, with its History row), then those rows are delivered as `notify` delivers every row
+(`notify.deliver`, in the same unit of work): each claimed, posted and recorded in turn, so after a
+crash at most the clan being posted to is unconfirmed, and the others' reminders go out with the
+next `notify` (or are there already).
 """
 
 from __future__ import annotations
@@ -16,17 +17,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sheets_engine import app
+from sheets_engine.app import Run
 from sheets_engine.core.deadlines import local_text
+from sheets_engine.core.history import whole
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.store import Store, StoreError
 from sheets_engine.core.tables import Draft
 from sheets_engine.discord import WebhookClient
-from sheets_engine.notify import DELIVERED, Row, Webhooks, notify
-from sheets_engine.sengoku.game import read_settings
-from sheets_engine.sengoku.reminders import without_orders
+from sheets_engine.notify import DELIVERED, NotifyReport, Row, Webhooks, deliver
+from sheets_engine.rulesets import supporting
 
 CAUSE = "deadline reminder"
+CHANNEL = "orders"
 
 
 @dataclass
@@ -79,87 +81,88 @@ def remind(
 ) -> RemindReport:
     """Remind each clan of its characters without an order, once per turn (see the module docstring)."""
     client = client or WebhookClient()
-    with app.exclusive(store, "remind", dry_run):
-        campaign = app._checked(store)
-        if campaign.ruleset.name != "sengoku":
-            raise StoreError(f"remind knows Sengoku Jidai campaigns only; this one is {campaign.ruleset.title}")
-        settings = read_settings(campaign.state)
-        plan = settings.schedule()
-        moment = now or datetime.now(UTC)
-        if moment.tzinfo is None:  # --now without a zone: the campaign's time
-            moment = moment.replace(tzinfo=plan.zone)
-        moment = moment.astimezone(UTC)
-        report = RemindReport(turn=settings.turn, dry_run=dry_run)
+    with Run(store, "remind", dry_run=dry_run, now=now) as run:
+        campaign = run.campaign()
+        reminders = campaign.ruleset.reminders
+        if reminders is None:
+            known = " and ".join(supporting("reminders")) or "no"
+            raise StoreError(f"remind knows {known} campaigns only; this one is {campaign.ruleset.title}")
+        state = campaign.state
+        ledger = campaign.ruleset.turn.ledger(state)
+        plan, period, unit = ledger.schedule, ledger.period, ledger.unit
+        moment = run.moment.astimezone(UTC)
+        report = RemindReport(turn=period, dry_run=dry_run)
         deadline = plan.recorded() or plan.deadline
         if deadline is None:
             report.reason = "no deadline is set (the Game key deadline)"
             return report
         if moment >= deadline:
-            report.reason = f"turn {settings.turn}'s deadline has passed: resolve is next"
+            report.reason = f"{unit} {period}'s deadline has passed: resolve is next"
             return report
         if (deadline - moment).total_seconds() > before_hours * 3600:
-            report.reason = f"turn {settings.turn}'s deadline is more than {before_hours:g} hour(s) away"
+            report.reason = f"{unit} {period}'s deadline is more than {before_hours:g} hour(s) away"
             return report
-        if settings.reminded_turn >= settings.turn:
-            report.reason = f"the clans were reminded for turn {settings.turn} already"
+        reminded = whole(state.game(reminders.key, 0)) or 0
+        if reminded >= period:
+            report.reason = f"the clans were reminded for {unit} {period} already"
             return report
-        missing = without_orders(campaign.state, settings.turn, deadline)
+        missing = reminders.missing(state, period, deadline)
+        audience = {clan: f"{reminders.audience}:{clan}" for clan in missing}
         targets = {}
         for clan, names in sorted(missing.items()):
-            route = webhooks.route(f"clan:{clan}", "orders")
-            if route is None:
+            if webhooks.route(audience[clan], CHANNEL) is None:
                 report.no_webhook.append(clan)
             else:
-                targets[clan] = (route, names)
+                targets[clan] = names
         if dry_run:
-            report.reminded = {clan: names for clan, (_, names) in targets.items()}
+            report.reminded = dict(targets)
             return report
-        if targets and DELIVERED not in campaign.state.layouts["Notifications"].columns:
+        if targets and DELIVERED not in state.layouts["Notifications"].columns:
             raise StoreError(
                 "the Notifications tab has no column headed 'Delivered': add that header after 'Message' "
                 "(reminders are delivered, and recorded there, as notify delivers every row)"
             )
         # The turn and each clan's reminder are written first: a run that dies while posting never
         # reminds twice, and a clan it did not reach yet hears with the next notify.
-        zone = settings.time_zone or "UTC"
-        texts = {clan: message(deadline, zone, moment, names) for clan, (_, names) in targets.items()}
-        draft = Draft(campaign.state)
-        game = campaign.state.frame("Game")
-        if "reminded_turn" in game.index:
-            draft.set("Game", "reminded_turn", "Value", settings.turn, CAUSE)
+        zone = str(state.game("time_zone", "") or "").strip() or "UTC"
+        texts = {clan: message(deadline, zone, moment, names) for clan, names in targets.items()}
+        draft = Draft(state)
+        if draft.has("Game", reminders.key):
+            draft.set("Game", reminders.key, "Value", period, CAUSE)
         else:
-            draft.add_row("Game", {"Key": "reminded_turn", "Value": settings.turn}, CAUSE)
+            draft.add_row("Game", {"Key": reminders.key, "Value": period}, CAUSE)
         for clan, text in texts.items():
-            draft.notify(settings.turn, f"clan:{clan}", "orders", text)
-        outcome = Outcome(draft.finish(), draft.changes, dict(draft.logs), settings.turn, {}, step="remind")
-        app._commit(campaign, outcome, False, moment)
-        names = {clan: listed for clan, (_, listed) in targets.items()}
-        deliver_reminders(store, webhooks, settings.turn, texts, names, client, report)
+            draft.notify(period, audience[clan], CHANNEL, text)
+        run.commit(Outcome.of(draft, period, {}, step="remind"))
+        if texts:
+            run.read()  # the rows just written, with their row numbers, under the same lock
+            _deliver(run, webhooks, period, texts, {c: audience[c] for c in texts}, targets, client, report)
     return report
 
 
-def deliver_reminders(
-    store: Store,
+def _deliver(
+    run: Run,
     webhooks: Webhooks,
-    turn: int,
+    period: int,
     texts: dict[str, str],
+    audience: dict[str, str],
     names: dict[str, list[str]],
     client: WebhookClient,
     report: RemindReport,
 ) -> None:
     """Post the reminder rows just written (clan -> its text), as notify posts any row: claimed, posted
     and recorded in turn. Each clan is reminded, or unconfirmed (its post's answer was lost), or failed."""
-    wanted = {(f"clan:{clan}".casefold(), text): clan for clan, text in texts.items()}
+    wanted = {(audience[clan].casefold(), text): clan for clan, text in texts.items()}
     clan_of: dict[int, str] = {}
 
     def reminder(row: Row) -> bool:
         clan = wanted.get((row.audience.casefold(), row.message))
-        if clan is None or str(row.turn) != str(turn) or row.channel.casefold() != "orders":
+        if clan is None or str(row.turn) != str(period) or row.channel.casefold() != CHANNEL:
             return False
         clan_of[row.row] = clan
         return True
 
-    delivery = notify(store, webhooks, client, select=reminder)
+    delivery = deliver(run, webhooks, client, NotifyReport(), select=reminder)
     report.gone += delivery.gone
     for number in delivery.posted:
         report.reminded[clan_of[number]] = names[clan_of[number]]
@@ -167,8 +170,8 @@ def deliver_reminders(
     for clan in texts:
         if clan in report.reminded:
             continue
-        route = webhooks.route(f"clan:{clan}", "orders")
-        label = route.label if route is not None else f"clan:{clan}"
+        route = webhooks.route(audience[clan], CHANNEL)
+        label = route.label if route is not None else audience[clan]
         gone = label in delivery.gone
         why = f"the {label} webhook no longer exists" if gone else delivery.failed.get(label, "not sent")
         if clan in report.unconfirmed:  # named as failed (exit 1), so that a GM looks at the channel

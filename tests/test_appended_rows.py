@@ -6,7 +6,8 @@ from pathlib import Path
 
 from sheets_engine.core.store import CellWrite, RowsAppended, as_cells, cells_written
 from sheets_engine.stores.xlsx import WorkbookStore
-from sheets_engine.stores.xlsx_patch import Appended, patch_sheet
+from sheets_engine.stores.xlsx_codec import Appended
+from sheets_engine.stores.xlsx_patch import patch_sheet
 
 SHEET = (
     b'<worksheet xmlns="x"><dimension ref="A1:B2"/><sheetData>'

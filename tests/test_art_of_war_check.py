@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sheets_engine import app
-from sheets_engine.check import check
+from sheets_engine.app import check
 from sheets_engine.stores.memory import MemoryStore
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

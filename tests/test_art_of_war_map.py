@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from PIL import Image
 
 from sheets_engine import app
+from sheets_engine.art_of_war.hexmap import board_picture, board_scene
 from sheets_engine.cli import cli
 from sheets_engine.core.load import load_state
-from sheets_engine.hexmap import board_picture, board_scene
 from sheets_engine.rulesets import get_ruleset
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

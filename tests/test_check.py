@@ -9,8 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from sheets_engine import app
-from sheets_engine.check import check, check_turn
+from sheets_engine.app import check
 from sheets_engine.cli import cli
+from sheets_engine.sengoku.check import check_turn
 from tests.campaigns import KATSUIE, ODA_DAIMYO, SHINGEN, characters, small
 
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)

@@ -14,7 +14,7 @@ import pytest
 from sheets_engine.sengoku import knowledge, orders
 from sheets_engine.sengoku.claim_daimyo import claim_daimyo, flee_threshold
 from sheets_engine.sengoku.execution import executions
-from sheets_engine.sengoku.phases import _phases
+from sheets_engine.sengoku.phases import phase_list
 from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
 
@@ -318,8 +318,8 @@ def test_claims_use_authority_at_the_start_of_the_resolution() -> None:
 
 
 def test_claims_run_among_the_social_missions_of_step_6_after_the_economy_and_knowledge() -> None:
-    phases = [phase for _, _, phase in _phases()]
-    steps = [step for step, _, _ in _phases()]
+    phases = [phase for _, _, phase in phase_list()]
+    steps = [step for step, _, _ in phase_list()]
     at = phases.index(claim_daimyo)
     assert steps[at] == 6
     assert at > phases.index(knowledge.knowledge_missions)

@@ -255,7 +255,7 @@ def test_a_turn_with_no_battles_resolves_in_one_run_and_armies_take_empty_provin
     outcome = phases.resolve_turn(state(units=units, moves=moves), NOW, dice=Fixed([]))
     assert (outcome.status, outcome.headline, outcome.step) == (RunStatus.RESOLVED, "Turn 1 resolved", "turn")
     game = outcome.state.frame("Game")["Value"]
-    assert (game["turn"], game["last_resolved_turn"], game["phase"]) == ("2", "1", "start")
+    assert (game["turn"], game["last_resolved_turn"], game["phase"]) == (2, 1, "start")
     assert outcome.state.frame("Provinces").at["Pass", "Controller"] == "Crab"
     assert outcome.state.frame("Factions").at["Crab", "Koku"] == 1300  # Hida, Kuni and Pass
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
-import pytest
 from click.testing import CliRunner
 
 from sheets_engine.cli import cli as main
@@ -139,7 +138,7 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     ]
     after = cells(path)
     game = {row[0]: row[1] for row in after["Game"][1:]}
-    assert (game["turn"], game["last_resolved_turn"], game["phase"]) == ("2", "1", "start")
+    assert (game["turn"], game["last_resolved_turn"], game["phase"]) == (2, 1, "start")
     # Crab: 8000 - 80 - 70 - 25 - 40 - 32 (purchases) - 60 (Toku) + 32 (the ally's share) + 500 (taxes: 5)
     assert column(after["Factions"], "Koku") == {"Crab": 8225, "Crane": 8104, "Lion": 8297, "Shadowlands": 8300}
     units = column(after["Units"], "Province", "Models", "Status", "Package")
@@ -168,11 +167,6 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     assert validated(path) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rollback puts back History's parsed default, not the blank cell: the "
-    "shared History model's fix belongs to issue 26 (helper A); remove this mark once it lands",
-)
 def test_a_rolled_back_turn_restores_the_blank_status_of_hand_typed_moves(tmp_path: Path) -> None:
     """A GM types Moves rows and leaves Status blank (read as Pending); rollback must leave it blank again."""
     path = tmp_path / "cw.xlsx"

@@ -24,7 +24,7 @@ import pytest
 
 from sheets_engine import app
 from sheets_engine.cli import EXIT_BUSY, main
-from sheets_engine.sengoku import phases as turn_module  # the phases and resolve_turn (issue 14)
+from sheets_engine.core import turn as turn_module  # the turn skeleton's resolve_turn, every ruleset's (issue 26)
 from sheets_engine.stores.lock import CampaignBusy, FileLock, Holder, lock_path
 from sheets_engine.stores.xlsx import WorkbookStore
 

@@ -45,7 +45,7 @@ def week() -> tuple[MemoryStore, list[tuple[datetime, dict[str, Any]]]]:
     """`resolve --now` every 10 minutes for a week; a response one minute after each deadline and one at it."""
     store = campaign(game=DEADLINE, demo=True)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cli, "_store", lambda source: store)
+        patch.setattr(cli.common, "store_for", lambda source: store)
         return _week(store)
 
 
@@ -86,7 +86,7 @@ def test_a_week_of_cron_runs_resolves_seven_turns_each_at_its_deadline(
     assert [s["orders_sent_by"] for _, s in resolved] == [_text(d) for d in deadlines]
     assert [s["next_deadline"] for _, s in resolved] == [_text(d + timedelta(days=1)) for d in deadlines]
     values = game(store)
-    assert (values["turn"], values["last_resolved_turn"], values["deadline"]) == ("8", "7", "2026-12-05 20:00:00")
+    assert (values["turn"], values["last_resolved_turn"], values["deadline"]) == (8, 7, "2026-12-05 20:00:00")
     assert values["cutoffs"] in (None, "")  # no turn was forced
 
 
@@ -124,7 +124,7 @@ def test_force_resolves_now_with_the_cutoff_at_that_moment() -> None:
     assert report.summary["form responses waiting for a later turn"] == 4  # 19:08, 19:25, 19:40 and 20:02
     values = game(store)
     # the next deadline is the deadline plus the turn length, not the forced moment plus it
-    assert (values["turn"], values["deadline"]) == ("2", "2026-11-29 20:00:00")
+    assert (values["turn"], values["deadline"]) == (2, "2026-11-29 20:00:00")
     assert values["cutoffs"] == "1: 2026-11-28 19:00:00"
     assert [r["Turn"] for r in store.records("Orders")][-1] == 1
     assert "2026-11-28 19:25:00" not in [r["Submitted"] for r in store.records("Orders")]
@@ -141,7 +141,7 @@ def test_without_a_deadline_every_response_joins_the_turn() -> None:
 
 def test_a_time_without_a_zone_is_the_campaigns(monkeypatch: pytest.MonkeyPatch) -> None:
     store = campaign(game=DEADLINE, demo=True)
-    monkeypatch.setattr(cli, "_store", lambda source: store)
+    monkeypatch.setattr(cli.common, "store_for", lambda source: store)
     early = CliRunner().invoke(cli.cli, ["resolve", "memory", "--now", "2026-11-28 19:59"])
     assert early.exit_code == 0, early.output
     assert early.output.startswith(

@@ -10,7 +10,7 @@ from sheets_engine.sengoku import orders
 from sheets_engine.sengoku.alliances import declarations, mutual
 from sheets_engine.sengoku.diplomacy import designate_allies, establish_relations
 from sheets_engine.sengoku.execution import executions
-from sheets_engine.sengoku.phases import _phases
+from sheets_engine.sengoku.phases import phase_list
 from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
 
@@ -144,8 +144,8 @@ def test_designate_ally_is_rejected_for_a_non_daimyo_own_clan_or_unknown_clan(
 
 
 def test_declarations_take_effect_at_step_5_before_the_missions_and_the_movement() -> None:
-    phases = [phase for _, _, phase in _phases()]
-    steps = [step for step, _, _ in _phases()]
+    phases = [phase for _, _, phase in phase_list()]
+    steps = [step for step, _, _ in phase_list()]
     at = phases.index(designate_allies)
     assert steps[at] == 5
     assert phases.index(executions) < at

@@ -13,7 +13,7 @@ import pytest
 
 from sheets_engine.sengoku import knowledge, orders
 from sheets_engine.sengoku.execution import execution_threshold, executions
-from sheets_engine.sengoku.phases import _phases
+from sheets_engine.sengoku.phases import phase_list
 from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
 
@@ -267,7 +267,7 @@ def test_execute_is_a_free_action_resolved_before_the_missions() -> None:
 
 
 def test_executions_run_at_step_4_before_declarations_and_missions() -> None:
-    phases = [(step, phase) for step, _, phase in _phases()]
+    phases = [(step, phase) for step, _, phase in phase_list()]
     steps = [step for step, _ in phases]
     at = [phase for _, phase in phases].index(executions)
     assert steps[at] == 4

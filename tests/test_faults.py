@@ -29,7 +29,7 @@ from sheets_engine import app
 from sheets_engine.cli import main
 from sheets_engine.core import tables
 from sheets_engine.sengoku import phases as turn_module  # the phases and resolve_turn (issue 14)
-from sheets_engine.stores import xlsx, xlsx_patch, xlsx_zip
+from sheets_engine.stores import xlsx, xlsx_workbook, xlsx_zip
 from sheets_engine.stores.base import CellWrite, RawTab, as_cells
 from sheets_engine.stores.lock import lock_path
 from sheets_engine.stores.memory import MemoryStore
@@ -127,7 +127,7 @@ def _fail(target: Any, name: str, error: BaseException) -> Callable[[pytest.Monk
 
 BEFORE_THE_RENAME = {
     "no temporary file": _fail(xlsx.tempfile, "mkstemp", OSError(28, "No space left on device")),
-    "the sheet XML cannot be patched": _fail(xlsx_patch, "patch_sheet", Injected("bad XML")),
+    "the sheet XML cannot be patched": _fail(xlsx_workbook, "patch_sheet", Injected("bad XML")),
     "fsync of the new file": _fail_fsync_of_the_new_file,
     "the rename": _fail(os, "replace", OSError(5, "Input/output error")),
     "interrupted (Ctrl-C) mid-write": _fail(xlsx_zip, "write_part", KeyboardInterrupt()),
@@ -186,7 +186,7 @@ def test_after_a_failed_write_the_next_one_succeeds(workbook: Path, demo: Any, m
 KILLER = r"""
 import json, os, signal, sys, zipfile
 from pathlib import Path
-from sheets_engine.stores import xlsx, xlsx_patch, xlsx_zip
+from sheets_engine.stores import xlsx, xlsx_workbook, xlsx_zip
 from sheets_engine.stores.base import CellWrite
 
 path, step, k, cells = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), Path(sys.argv[4])
@@ -281,7 +281,7 @@ def campaign() -> MemoryStore:
 
 
 def _raising_phase(index: int) -> Callable[[], list[Any]]:
-    phases = turn_module._phases
+    phases = turn_module.phase_list
 
     def patched() -> list[Any]:
         found = phases()
@@ -296,7 +296,7 @@ def _raising_phase(index: int) -> Callable[[], list[Any]]:
     return patched
 
 
-PHASES = [f"{i:02d} {name}" for i, (_, name, _) in enumerate(turn_module._phases())]
+PHASES = [f"{i:02d} {name}" for i, (_, name, _) in enumerate(turn_module.phase_list())]
 
 
 @pytest.mark.parametrize("phase", PHASES)
@@ -304,7 +304,7 @@ def test_an_exception_in_any_phase_writes_nothing(
     campaign: MemoryStore, monkeypatch: pytest.MonkeyPatch, phase: str
 ) -> None:
     store = MemoryStore(campaign.tabs)
-    monkeypatch.setattr(turn_module, "_phases", _raising_phase(int(phase[:2])))
+    monkeypatch.setattr(turn_module, "phase_list", _raising_phase(int(phase[:2])))
     with pytest.raises(Injected):
         app.resolve(store, now=NOW)
     assert store.writes == 0 and store.tabs == campaign.tabs
@@ -367,7 +367,7 @@ def test_a_failed_store_write_leaves_the_campaign_as_before(campaign: MemoryStor
 
 @pytest.fixture
 def failing_phase(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(turn_module, "_phases", _raising_phase(len(PHASES) // 2))
+    monkeypatch.setattr(turn_module, "phase_list", _raising_phase(len(PHASES) // 2))
     yield
 
 

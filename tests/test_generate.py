@@ -9,7 +9,7 @@ import pytest
 
 from sheets_engine import app
 from sheets_engine.core.cells import split_names
-from sheets_engine.generate import generate
+from sheets_engine.sengoku.generate import generate
 from sheets_engine.sengoku.schema import OrderType
 from sheets_engine.stores.memory import MemoryStore
 

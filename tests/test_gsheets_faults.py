@@ -197,7 +197,7 @@ def test_a_gm_edit_after_the_write_landed_and_before_the_read_back_exits_3_and_i
 ) -> None:
     cell = treasury(sheet)
     sheet.fake.fail(503, endpoint=":batchUpdate", applied=True, after=lambda fake: fake.put_values(KEY, cell, [[999]]))
-    monkeypatch.setattr("sheets_engine.cli._store", lambda source: sheet.store())
+    monkeypatch.setattr("sheets_engine.cli.common.store_for", lambda source: sheet.store())
     code, _, err = run_cli(["resolve", f"gsheet:{KEY}", "--force"], capsys, monkeypatch)
     assert code == 3, err
     assert err.startswith(f"Error: Google's answer to the write to gsheet:{KEY} was lost (HTTP 503: ")
@@ -221,7 +221,7 @@ def test_a_gm_edit_while_a_write_not_applied_was_lost_exits_3_and_nothing_is_sen
         return answer
 
     monkeypatch.setattr(sheet.fake, "handle", edit_after_the_failed_write)
-    monkeypatch.setattr("sheets_engine.cli._store", lambda source: sheet.store())
+    monkeypatch.setattr("sheets_engine.cli.common.store_for", lambda source: sheet.store())
     code, _, err = run_cli(["resolve", f"gsheet:{KEY}", "--force"], capsys, monkeypatch)
     assert code == 3, err
     assert "HTTP 502 (an HTML page)" in err and "<" not in err
@@ -258,7 +258,7 @@ def test_a_resolution_that_read_before_another_wrote_never_writes(sheet: Sheet) 
         def exists(self) -> bool:
             return True
 
-        def read(self, headers_only: Any = ()) -> Any:
+        def read(self, headers_only: Any = (), only: Any = None) -> Any:
             return late_raw  # what it read before the other run wrote
 
         def write(self, cells: Any) -> None:
@@ -287,8 +287,8 @@ def test_resolutions_started_in_the_same_instant_leave_one_turn_resolved(sheet: 
         def exists(self) -> bool:
             return self.store.exists()
 
-        def read(self, headers_only: Any = ()) -> Any:
-            raw = self.store.read(headers_only=headers_only)
+        def read(self, headers_only: Any = (), only: Any = None) -> Any:
+            raw = self.store.read(headers_only=headers_only, only=only)
             read.wait(timeout=30)  # both have read before either writes
             return raw
 

@@ -46,7 +46,7 @@ class Sheet:
         return GoogleSheetsStore.open(f"gsheet:{KEY}", self.key_file, api_root=self.root, retry=QUICK)
 
     def cli(self, capsys: Any, monkeypatch: Any, *args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr("sheets_engine.cli._store", lambda source: self.store())
+        monkeypatch.setattr("sheets_engine.cli.common.store_for", lambda source: self.store())
         return run_cli([*args[:1], f"gsheet:{KEY}", *args[1:]], capsys, monkeypatch)
 
     def cells(self) -> dict[str, Any]:

@@ -77,7 +77,7 @@ def resolve_while_a_gm_acts(
         act(sheet)
         after_gm.update(sheet.snapshot())
 
-    monkeypatch.setattr("sheets_engine.cli._store", lambda source: EditAfterRead(sheet.store(), gm))
+    monkeypatch.setattr("sheets_engine.cli.common.store_for", lambda source: EditAfterRead(sheet.store(), gm))
     served = len(sheet.fake.served)
     code, _, err = run_cli(["resolve", f"gsheet:{KEY}", "--force"], capsys, monkeypatch)
     return code, err, kinds(sheet.fake.served[served:]), after_gm

@@ -26,7 +26,7 @@ import openpyxl
 import pytest
 
 from sheets_engine import app
-from sheets_engine.sengoku import phases as turn_module  # the phases and resolve_turn (issue 14)
+from sheets_engine.core import turn as turn_module  # the turn skeleton's resolve_turn, every ruleset's (issue 26)
 from sheets_engine.stores import xlsx, xlsx_zip
 from sheets_engine.stores.lock import lock_path
 from sheets_engine.stores.xlsx import WorkbookStore
@@ -115,8 +115,8 @@ def save_after_read(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[Path
         read = WorkbookStore.read
         done: list[bool] = []
 
-        def read_then_save(self: WorkbookStore, headers_only: Any = ()) -> Any:
-            tabs = read(self, headers_only)
+        def read_then_save(self: WorkbookStore, headers_only: Any = (), only: Any = None) -> Any:
+            tabs = read(self, headers_only, only)
             if not done:
                 done.append(True)
                 action(self.path)
@@ -193,7 +193,7 @@ def test_a_save_while_the_new_file_is_being_written_is_caught_before_the_rename(
         gm_saves(workbook, set_treasury)
         saved["bytes"] = workbook.read_bytes()
 
-    monkeypatch.setattr("sheets_engine.stores.xlsx_patch.patch_workbook", patch_then_gm_saves)
+    monkeypatch.setattr("sheets_engine.stores.xlsx_workbook.patch_workbook", patch_then_gm_saves)
     code, _, err = run_cli(["resolve", str(workbook), "--force"], capsys, monkeypatch)
     assert code == 3, err
     assert "(it was saved while the engine was writing its changes)" in err
@@ -202,9 +202,9 @@ def test_a_save_while_the_new_file_is_being_written_is_caught_before_the_rename(
 
 
 def xlsx_patch_workbook() -> Callable[..., None]:
-    from sheets_engine.stores import xlsx_patch
+    from sheets_engine.stores import xlsx_workbook
 
-    return xlsx_patch.patch_workbook
+    return xlsx_workbook.patch_workbook
 
 
 def test_a_run_that_is_not_disturbed_writes_and_a_second_write_builds_on_the_first(workbook: Path) -> None:

@@ -12,7 +12,7 @@ from python_calamine import CalamineWorkbook
 
 from sheets_engine.stores.base import CellWrite, RowsAppended
 from sheets_engine.stores.xlsx import WorkbookStore
-from sheets_engine.stores.xlsx_patch import sheet_parts
+from sheets_engine.stores.xlsx_workbook import sheet_parts
 from sheets_engine.stores.xlsx_zip import crc32_combine, segments_of, stored_bytes
 
 HEADER = ["Turn", "Tab", "New"]

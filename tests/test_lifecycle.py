@@ -12,11 +12,13 @@ from click.testing import CliRunner
 from sheets_engine import app, cli, rulesets
 from sheets_engine.core.deadlines import schedule
 from sheets_engine.core.dice import Dice
+from sheets_engine.core.history import HISTORY_COLUMNS, history_spec
 from sheets_engine.core.lifecycle import RunLedger, RunStatus, paused
 from sheets_engine.core.orderbook import OrderBook, Verdict
+from sheets_engine.core.registry import Entry
 from sheets_engine.core.ruleset import Outcome, Ruleset
 from sheets_engine.core.tables import Draft, GameState, TabSpec
-from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL
+from sheets_engine.core.turn import Begun, Pause, TurnPlan
 from sheets_engine.sengoku.game import read_settings
 from sheets_engine.sengoku.orders import intake
 from sheets_engine.sengoku.schema import GameRow
@@ -99,30 +101,39 @@ def test_intake_refuses_orders_with_a_reason_code_and_a_players_words() -> None:
 
 
 # A ruleset whose turn pauses for the GM, as Clan War's does: its own package would hold this; the
-# registry gets one line. Here the line is patched in, to show that nothing else changes.
-def _pausing_resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
-    draft = Draft(state)
-    draft.set("Game", "phase", "Value", "battle", "battles found at Owari")
-    headline = paused("turn", 1, "the battle results of Owari")
-    return Outcome(draft.finish(), draft.changes, {}, 1, {"battles": 1}, RunStatus.PAUSED, headline, "start-cavalry")
+# registry gets one entry. Here the entry is patched in, to show that nothing else changes.
+def _ledger(state: GameState) -> RunLedger:
+    phase = str(state.game("phase"))
+    return RunLedger(1, 0, schedule(1, "", 0, "", ""), "" if phase == "start" else phase)
 
 
 def _pausing() -> Ruleset:
-    tabs = (
-        TabSpec("Game", GameRow, key="Key", rule_columns=("Value",)),
-        TabSpec("History", None, log=True, headers=HISTORY_COLUMNS, optional=HISTORY_OPTIONAL),
+    tabs = (TabSpec("Game", GameRow, key="Key", rule_columns=("Value",)), history_spec())
+    battles = Pause("battle", lambda turn: "the battle results of Owari", "battles found at Owari", "start-cavalry")
+    plan: TurnPlan[Begun] = TurnPlan(
+        ledger=_ledger,
+        begin=lambda begun: begun,
+        steps=lambda: [battles],
+        summary=lambda turn, ended: {"battles": 1},
+        headline=lambda turn, ended: "Turn 1 resolved",
+        phase_key="phase",
+        rest="start",
     )
     return Ruleset("clan-war-sketch", "A sketch", tabs, files("sheets_engine"), lambda s: [],
-                   lambda s: Outcome(s, [], {}, 1, {}), _pausing_resolve)  # fmt: skip
+                   lambda s: Outcome.unchanged(s, 1, {}), plan)  # fmt: skip
 
 
 def test_a_run_that_pauses_for_the_gm_says_what_it_waits_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    campaign = MemoryStore({
-        "Game": [["Key", "Value", "Notes"], ["ruleset", "clan-war-sketch", ""], ["phase", "start", ""]],
-        "History": [list(HISTORY_COLUMNS)],
-    })  # fmt: skip
-    monkeypatch.setitem(rulesets.BUILDERS, "clan-war-sketch", _pausing)
-    monkeypatch.setattr(cli, "_store", lambda source: campaign)
+    def campaign() -> MemoryStore:
+        return MemoryStore({
+            "Game": [["Key", "Value", "Notes"], ["ruleset", "clan-war-sketch", ""], ["phase", "start", ""]],
+            "History": [list(HISTORY_COLUMNS)],
+        })  # fmt: skip
+
+    monkeypatch.setitem(rulesets.ENTRIES, "clan-war-sketch", Entry("clan-war-sketch", ("Game", "History"), "",
+                                                                   builder=_pausing))  # fmt: skip
+    first, second = campaign(), campaign()
+    monkeypatch.setattr(cli.common, "store_for", lambda source: first)
     result = CliRunner().invoke(cli.cli, ["resolve", "memory", "--json", "--now", "2026-12-01 20:00"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
@@ -130,13 +141,15 @@ def test_a_run_that_pauses_for_the_gm_says_what_it_waits_for(monkeypatch: pytest
         "paused",
         "Turn 1 paused: waiting for the battle results of Owari.",
     )
-    (row,) = campaign.records("History")
-    assert (row["Turn"], row["Key"], row["Old"], row["New"], row["Step"]) == (
+    (row,) = first.records("History")
+    assert (row["Turn"], row["Key"], row["Old"], row["New"], row["Step"], row["Cause"]) == (
         1,
         "phase",
         "start",
         "battle",
         "start-cavalry",
+        "turn 1: battles found at Owari",
     )
+    monkeypatch.setattr(cli.common, "store_for", lambda source: second)
     shown = CliRunner().invoke(cli.cli, ["resolve", "memory", "--now", "2026-12-01 20:10"])
     assert "Turn 1 paused: waiting for the battle results of Owari." in shown.output

@@ -14,9 +14,9 @@ from PIL import Image
 
 from sheets_engine import app
 from sheets_engine.cli import cli
-from sheets_engine.mapping import MAP_STYLE, PALETTE, colours, draw, layout, picture, scene
-from sheets_engine.report import read
+from sheets_engine.sengoku.mapping import MAP_STYLE, PALETTE, colours, draw, layout, picture, scene
 from sheets_engine.stores.memory import MemoryStore
+from sheets_engine.views import open_view
 from tests.support import RULESET, tabs
 
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
@@ -49,7 +49,7 @@ def test_the_map_is_a_png_with_the_same_bytes_every_run_and_no_software_or_date(
 def test_every_demo_province_shows_its_controllers_colour(demo: Path) -> None:
     from matplotlib import rc_context
 
-    campaign = read(str(demo))
+    campaign = open_view(str(demo))
     drawn = scene(campaign.state, battles=campaign.logs["Battles"])
     palette = colours(drawn.clans)
     with rc_context(MAP_STYLE):
@@ -75,7 +75,7 @@ def test_every_demo_province_shows_its_controllers_colour(demo: Path) -> None:
 
 
 def test_the_demo_map_shows_armies_marches_and_the_battle(demo: Path) -> None:
-    campaign = read(str(demo))
+    campaign = open_view(str(demo))
     everything = scene(campaign.state, battles=campaign.logs["Battles"])
     assert [(m.province, m.to, m.kind) for m in everything.marches] == [
         ("Mikawa", "Totomi", "marched"),
@@ -127,12 +127,12 @@ def test_a_map_x_that_is_no_number_is_reported_with_tab_row_and_column() -> None
 def test_save_layout_writes_the_places_with_history_and_the_picture_stays_the_same(demo: Path, tmp_path: Path) -> None:
     copy = tmp_path / "kept.xlsx"
     copy.write_bytes(demo.read_bytes())
-    before = picture(read(str(copy)).state)
+    before = picture(open_view(str(copy)).state)
     result = CliRunner().invoke(cli, ["map", str(copy), "--save-layout"])
     assert result.exit_code == 0, result.output
     assert result.output == "Saved the places of 32 province(s) in the Provinces columns Map X and Map Y.\n"
     assert app.validate(str(copy)) == []
-    campaign = read(str(copy))
+    campaign = open_view(str(copy))
     frame = campaign.state.frame("Provinces")
     assert frame["Map X"].notna().all() and frame["Map Y"].notna().all()
     kept = [r for r in campaign.logs["History"] if r["Cause"] == "map layout kept"]

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from sheets_engine.core.cells import split_names
-from sheets_engine.generate import generate
 from sheets_engine.maplayout import SPACING, Layout, layout
+from sheets_engine.sengoku.generate import generate
 
 
 def campaign_map(provinces: int, seed: int = 1560) -> nx.Graph:

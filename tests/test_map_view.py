@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheets_engine.generate import generate
 from sheets_engine.mapview import (
     Entry,
     Label,
@@ -24,6 +23,7 @@ from sheets_engine.mapview import (
     overlaps,
     place_labels,
 )
+from sheets_engine.sengoku.generate import generate
 from tests.test_map_layout import campaign_map, grid_places
 
 SCALE, CHAR_WIDTH, CHAR_HEIGHT, RADIUS = 10.0, 6.0, 10.0, 4.0  # pixels per unit, a character, a point

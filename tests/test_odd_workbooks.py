@@ -23,7 +23,7 @@ from sheets_engine.cli import main
 from sheets_engine.core.problems import InvalidCampaign
 from sheets_engine.stores.base import CellWrite
 from sheets_engine.stores.xlsx import WorkbookStore
-from sheets_engine.stores.xlsx_patch import recalculate_on_load, sheet_parts
+from sheets_engine.stores.xlsx_workbook import recalculate_on_load, sheet_parts
 
 ROOT = Path(__file__).resolve().parent.parent
 

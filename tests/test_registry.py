@@ -7,13 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sheets_engine.rulesets import TAB_NAMES, get_ruleset, ruleset_names
+from sheets_engine.rulesets import ENTRIES, get_ruleset, ruleset_names
 
 
 def test_each_rulesets_tab_names_are_the_tabs_of_its_schema() -> None:
-    assert sorted(TAB_NAMES) == ruleset_names()
+    assert sorted(ENTRIES) == ruleset_names()
     for name in ruleset_names():
-        assert TAB_NAMES[name] == tuple(spec.name for spec in get_ruleset(name).tabs), name
+        assert ENTRIES[name].tab_names == tuple(spec.name for spec in get_ruleset(name).tabs), name
 
 
 def test_a_sengoku_run_does_not_import_the_other_rulesets_rules(tmp_path: Path) -> None:

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 
 from sheets_engine import app
 from sheets_engine.cli import cli
-from sheets_engine.report import content, read, write_reports
+from sheets_engine.sengoku.report import content
 from sheets_engine.stores.memory import MemoryStore
+from sheets_engine.views import open_view, write_reports
 from tests.support import tabs
 
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
@@ -145,5 +146,5 @@ def test_sheet_text_is_escaped_in_the_page(tmp_path: Path) -> None:
 
 def test_an_earlier_turn_can_be_reported(reports: tuple) -> None:
     path, _, _ = reports
-    before = content(read(str(path)), "Oda", turn=0)
+    before = content(open_view(str(path)), "Oda", turn=0)
     assert before["turn"] == 0 and before["orders"] == [] and before["battles"] == []

@@ -19,8 +19,8 @@ import pytest
 from openpyxl import load_workbook
 
 from sheets_engine import app
+from sheets_engine.core.history import history_spec
 from sheets_engine.core.tables import TabSpec
-from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL, Stamp
 from sheets_engine.rollback import RollbackError, plan_rollback
 from sheets_engine.sengoku.schema import GameRow
 from sheets_engine.stores.memory import MemoryStore
@@ -180,7 +180,7 @@ def test_a_ruleset_counting_seasons_rolls_back_by_its_own_ledger_keys() -> None:
     """The Art of War counts seasons: its rollback reads `season`, not `turn`."""
     specs = [
         TabSpec("Game", GameRow, key="Key", rule_columns=("Value",)),
-        TabSpec("History", None, log=True, headers=HISTORY_COLUMNS, optional=HISTORY_OPTIONAL),
+        history_spec(),
     ]
     header = ["Turn", "Resolution", "At", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll", "Step"]
     store = MemoryStore({
@@ -193,9 +193,9 @@ def test_a_ruleset_counting_seasons_rolls_back_by_its_own_ledger_keys() -> None:
                     [2, "b2", "t", "Game", "season", "Value", "2", "3", "season 2", "", "Crane"],
                     [2, "b2", "t", "Game", "last_resolved_season", "Value", "1", "2", "season 2", "", "Crane"]],
     })  # fmt: skip
-    plan = plan_rollback(store.read(), specs, 1, Stamp(1, "r", "t", "rollback"), ("season", "last_resolved_season"))
+    plan = plan_rollback(store.read(), specs, 1, ("season", "last_resolved_season"))
     assert plan.runs == ["b2", "a1"]
-    assert {(r.key, r.new) for r in plan.restored} == {
+    assert {(r.key, r.new) for r in plan.edits} == {
         ("season", "1"),
         ("last_resolved_season", "0"),
         ("to_move", "Lion"),
@@ -203,4 +203,4 @@ def test_a_ruleset_counting_seasons_rolls_back_by_its_own_ledger_keys() -> None:
     with pytest.raises(
         RollbackError, match=r"season 3 has not been resolved \(last_resolved_season is 2, season is 3\)"
     ):
-        plan_rollback(store.read(), specs, 3, Stamp(3, "r", "t", "rollback"), ("season", "last_resolved_season"))
+        plan_rollback(store.read(), specs, 3, ("season", "last_resolved_season"))

@@ -14,7 +14,7 @@ import pytest
 from sheets_engine.sengoku import orders
 from sheets_engine.sengoku.execution import executions
 from sheets_engine.sengoku.game import read_settings
-from sheets_engine.sengoku.phases import _phases
+from sheets_engine.sengoku.phases import phase_list
 from sheets_engine.sengoku.shogunate import at_least_more, character_cap, claim_shogunate, deployed_units
 from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
@@ -276,7 +276,7 @@ def test_a_clan_that_loses_the_shogunate_over_the_cap_is_reported_to_the_gm() ->
 def test_claims_to_the_shogunate_follow_claims_to_be_daimyo_in_step_6() -> None:
     from sheets_engine.sengoku.claim_daimyo import claim_daimyo
 
-    phases = [phase for _, _, phase in _phases()]
-    steps = [step for step, _, _ in _phases()]
+    phases = [phase for _, _, phase in phase_list()]
+    steps = [step for step, _, _ in phase_list()]
     assert steps[phases.index(claim_shogunate)] == 6
     assert phases.index(claim_daimyo) < phases.index(claim_shogunate)

@@ -10,7 +10,7 @@ import pytest
 from sheets_engine.sengoku import knowledge, orders
 from sheets_engine.sengoku.characters import kill
 from sheets_engine.sengoku.execution import executions
-from sheets_engine.sengoku.phases import _phases
+from sheets_engine.sengoku.phases import phase_list
 from sheets_engine.sengoku.succession import succession
 from sheets_engine.sengoku.turn import Turn
 from tests.support import clan, make_turn, province, state
@@ -135,8 +135,8 @@ def test_a_daimyo_executed_at_his_capital_is_succeeded() -> None:
 
 
 def test_succession_runs_at_step_12_after_knowledge_and_before_the_turn_ends() -> None:
-    phases = [phase for _, _, phase in _phases()]
-    steps = [step for step, _, _ in _phases()]
+    phases = [phase for _, _, phase in phase_list()]
+    steps = [step for step, _, _ in phase_list()]
     at = phases.index(succession)
     assert steps[at] == 12
     assert phases.index(knowledge.convert_knowledge) < at

@@ -8,7 +8,7 @@ import pytest
 
 from sheets_engine.core.dice import Dice
 from sheets_engine.sengoku.game import read_settings
-from sheets_engine.sengoku.phases import _phases, resolve_turn
+from sheets_engine.sengoku.phases import phase_list, resolve_turn
 from tests.campaigns import KATSUIE, provinces, small
 
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
@@ -16,7 +16,7 @@ NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
 
 def test_phases_follow_the_resolution_sequence() -> None:
     """rules-defaults.md: steps 1 to 14 in order; economy before knowledge before social missions."""
-    phases = _phases()
+    phases = phase_list()
     steps = [step for step, _, _ in phases]
     assert steps == sorted(steps)
     assert set(steps) == set(range(1, 15)) - {15}

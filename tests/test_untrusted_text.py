@@ -110,7 +110,7 @@ def test_control_characters_are_made_visible(
     it shows as \\x1b."""
     campaign = memory_campaign(demo=True)
     campaign.tabs["Provinces"][MINO - 1][campaign.tabs["Provinces"][0].index("Province Owner")] = "Hojo\x1b[2J\x07"
-    monkeypatch.setattr("sheets_engine.cli._store", lambda source: campaign)
+    monkeypatch.setattr("sheets_engine.cli.common.store_for", lambda source: campaign)
     monkeypatch.setenv("COLUMNS", "300")
     code, out, _ = cli(capsys, "validate", "campaign")
     assert code == 2

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-import sheets_engine.sengoku.phases as turn_module  # where the turn draws its Dice (issue 14)
+import sheets_engine.core.turn as turn_module  # where the turn skeleton draws its Dice (issue 26)
 from sheets_engine import app
 from sheets_engine.stores.memory import MemoryStore
 from tests.support import FixedDice, store, tabs
@@ -246,7 +246,7 @@ def test_turn_9_hostile_army_presence_and_ownership_consolidation(story: dict[in
     nine = story[9]
     assert cells(nine, "Characters", "Character", "Niwa Nagahide", "Status", "Clan") == ("Dead", "")
     assert cells(nine, "Provinces", "Province", "Mino", "Province Owner", "Controlled By") == ("Imagawa", "")
-    assert cells(nine, "Game", "Key", "turn", "Value") == ("10",)
+    assert cells(nine, "Game", "Key", "turn", "Value") == (10,)
 
 
 def test_the_same_sheet_resolves_to_the_same_war() -> None:

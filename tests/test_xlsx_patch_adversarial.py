@@ -26,10 +26,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheets_engine.stores import xlsx, xlsx_patch
+from sheets_engine.stores import xlsx, xlsx_patch, xlsx_workbook
 from sheets_engine.stores.base import CellWrite, StoreError
 from sheets_engine.stores.xlsx import WorkbookChanged, WorkbookStore
-from sheets_engine.stores.xlsx_patch import Appended, PatchError, SheetWrites, patch_sheet, patch_workbook
+from sheets_engine.stores.xlsx_codec import Appended, PatchError, column_letters
+from sheets_engine.stores.xlsx_patch import SheetWrites, patch_sheet
+from sheets_engine.stores.xlsx_workbook import patch_workbook
 
 # Hypothesis reports a failing example through libcst, which warns on import where mypy_extensions is
 # installed; with warnings as errors the report itself would crash (as in test_fuzz_validation).
@@ -406,7 +408,7 @@ def test_any_sheet_a_gms_tool_writes_gets_exactly_the_cells_meant(
 ) -> None:
     sheet = ODD_SHEETS[name]
     if name == "formulas":
-        sheet = xlsx_patch.expand_shared(sheet, changes)  # as patch_workbook does before patching
+        sheet = xlsx_workbook.expand_shared(sheet, changes)  # as patch_workbook does before patching
     fast = check(sheet, changes)
     slow = walked(monkeypatch, sheet, changes)
     if read_cells(sheet)[0] == sorted(read_cells(sheet)[0]):
@@ -440,7 +442,7 @@ def test_of_two_cells_with_one_reference_the_one_readers_keep_is_overwritten() -
 def test_a_shared_formula_master_overwritten_leaves_its_children_their_own_formulas() -> None:
     sheet = ODD_SHEETS["formulas"]
     changes = {2: {2: 0}}
-    xml, replaced = patch_sheet(xlsx_patch.expand_shared(sheet, changes), changes)
+    xml, replaced = patch_sheet(xlsx_workbook.expand_shared(sheet, changes), changes)
     assert replaced
     values = openpyxl_values(xml)
     assert (values[(2, 2)], values[(3, 2)], values[(4, 2)]) == (0, "=A3*2", "=A4*2")
@@ -506,7 +508,7 @@ def random_sheet(draw: Any, shuffle: bool) -> bytes:
         before = n
         cells, left = [], 0
         for col in cols:
-            ref = f"{xlsx_patch.column_letters(col)}{n}"
+            ref = f"{column_letters(col)}{n}"
             style = draw(st.sampled_from(["", ' s="1"', ' s="6"']))
             tags = [f'<{x}c r="{ref}"{style}', f'<{x}c{style} r="{ref}"']
             tag = draw(st.sampled_from([*tags, f"<{x}c{style}"] if col == left + 1 else tags))

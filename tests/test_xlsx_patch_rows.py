@@ -13,6 +13,7 @@ import pytest
 from sheets_engine.stores import xlsx_patch
 from sheets_engine.stores.base import CellWrite, RowsAppended, StoreError
 from sheets_engine.stores.xlsx import WorkbookStore
+from sheets_engine.stores.xlsx_codec import Appended
 from sheets_engine.stores.xlsx_patch import patch_sheet
 
 SHEET = (
@@ -142,6 +143,6 @@ def test_rows_appended_over_a_row_the_read_did_not_count_are_refused_and_nothing
 
 def test_rows_appended_with_no_columns_leave_the_sheet_as_it_was() -> None:
     # an Appended of no columns (a log whose columns the tab lacks) must not break the write
-    xml, replaced = patch_sheet(SHEET, {}, [xlsx_patch.Appended(5, (), [(), ()])])
+    xml, replaced = patch_sheet(SHEET, {}, [Appended(5, (), [(), ()])])
     assert not replaced
     assert b'<dimension ref="A1:C6"/>' in xml and b'<row r="5"></row><row r="6"></row>' in xml

@@ -32,7 +32,7 @@ def evaluate(world: World, house: str) -> float:
 def reply_temper(world: World) -> Temper:
     """How the next house is expected to answer: by its own temper (steady's for a person or a hard house)."""
     house = world.houses[world.to_move]
-    if house.person or house.temper in (Temper.HARD, Temper.RANDOM):
+    if house.person or house.temper is None or house.temper in (Temper.HARD, Temper.RANDOM):
         return Temper.STEADY
     return house.temper
 

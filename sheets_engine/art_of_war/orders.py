@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable
+from datetime import UTC, datetime, tzinfo
 
 from sheets_engine.art_of_war.hexes import parse_hex
 from sheets_engine.art_of_war.model import Kind, OrderKind
 from sheets_engine.art_of_war.rules import Order, PieceMarch, Step
 from sheets_engine.art_of_war.schema import OrderStatus
 from sheets_engine.core.cells import timestamp_text
+from sheets_engine.core.deadlines import local_time
 from sheets_engine.core.tables import Draft
 
 _ENTRY = re.compile(r"\s*([A-Za-z]\w*)\s*:\s*(.*?)\s*", re.S)
@@ -105,10 +107,19 @@ def _waiting(draft: Draft, house: str, seasons: Callable[[int], bool]) -> list[H
     ]
 
 
-def intake(draft: Draft, seasons: dict[str, int], players: dict[str, str], season: int) -> int:
+def intake(
+    draft: Draft,
+    seasons: dict[str, int],
+    players: dict[str, str],
+    season: int,
+    cutoff: datetime | None = None,
+    zone: tzinfo = UTC,
+) -> int:
     """Copy Form responses not yet in Orders into Orders, each for the season of its house's next turn
     (`seasons`; `season` for a house that does not exist); a response from an address that does not play
-    the house it names is copied as Rejected. Returns how many were copied."""
+    the house it names is copied as Rejected. With a `cutoff` (a season's deadline, or the moment of a
+    forced run), a response sent after it (its time in `zone`) waits in the form for a later run.
+    Returns how many were copied."""
     responses = draft.frame("Form Responses 1")
     if responses.empty:
         return 0
@@ -121,6 +132,9 @@ def intake(draft: Draft, seasons: dict[str, int], players: dict[str, str], seaso
         email = str(response["Email Address"]).strip()
         if not email or (email.casefold(), stamp) in seen:
             continue
+        sent = local_time(stamp, zone) if cutoff is not None else None
+        if cutoff is not None and sent is not None and sent > cutoff:
+            continue  # sent after the cutoff: it waits for a later run
         house = houses.get(" ".join(str(response["House"]).split()).casefold())
         row = {
             "Season": seasons.get(house or "", season), "House": house or response["House"], "Order": response["Order"],

@@ -15,6 +15,7 @@ resolves (the rest of) one season and the next run opens the next.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -23,12 +24,14 @@ from sheets_engine.art_of_war.model import Event, Status, World
 from sheets_engine.art_of_war.rules import Order, next_season_of, play_turn
 from sheets_engine.art_of_war.schema import OrderStatus
 from sheets_engine.art_of_war.setup import seed_words
-from sheets_engine.art_of_war.sheet import read_world, record, record_ledger
+from sheets_engine.art_of_war.sheet import Keys, read_world, record, record_ledger, whole
+from sheets_engine.core import turn as skeleton
 from sheets_engine.core.dice import Dice
-from sheets_engine.core.lifecycle import RunStatus, nothing_to_do, paused
+from sheets_engine.core.lifecycle import Outcome, RunLedger
 from sheets_engine.core.orderbook import OrderBook
-from sheets_engine.core.ruleset import Outcome
+from sheets_engine.core.settings import deadline_keys
 from sheets_engine.core.tables import Draft, GameState
+from sheets_engine.core.turn import Begun, Ended, Pause, Step, TurnPlan, deadline_summary
 
 MAX_RESULT = 30_000  # a Result stays well inside a cell
 
@@ -46,35 +49,78 @@ def result_text(events: list[Event]) -> str:
     return text if len(text) <= MAX_RESULT else text[: MAX_RESULT - 20] + " ... (and more)"
 
 
-def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
-    """Play the houses from the one to move until a person's house has not ordered, the season closes,
-    or the campaign ends. Pure: the input state is untouched; `now` and `force` change nothing (the game
-    has no deadlines: a house moves as soon as it has ordered)."""
-    world, keys = read_world(state)
-    season = world.season
-    if world.status is Status.OVER:
-        reason = f"the campaign is over ({world.winner or 'nobody'} won)"
-        return Outcome(state, [], {}, season, {"resolved": False, "reason": reason}, RunStatus.NOTHING,
-                       nothing_to_do(reason))  # fmt: skip
-    draft = Draft(state)
-    book = OrderBook(draft)
+LEDGER_KEYS = ("season", "last_resolved_season")
+
+
+def read_ledger(state: GameState) -> RunLedger:
+    """Where the campaign stands: the season being played, the last one completed, its deadlines, and
+    whether the campaign is over."""
+    world, _ = read_world(state)
+    over = f"the campaign is over ({world.winner or 'nobody'} won)" if world.status is Status.OVER else ""
+    last = whole(state.game("last_resolved_season"), 0)
+    plan = deadline_keys(state).schedule_of(world.season)
+    return RunLedger(world.season, last, plan, unit="season", keys=LEDGER_KEYS, finished=over)
+
+
+@dataclass
+class Play:
+    """A run's play: the world, its Draft and order book, the dice, and who has moved so far."""
+
+    draft: Draft
+    world: World
+    keys: Keys
+    book: OrderBook
+    dice: Dice
+    ledger: RunLedger
+    cutoff: datetime | None
+    season: int
+    played: list[str] = field(default_factory=list)
+    copied: int = 0
+    waiting: str = ""  # the person's house the run stopped at
+    rejected: str = ""  # why that house's last order was rejected
+
+
+def begin(begun: Begun) -> Play:
+    """The play of a run, over the skeleton's draft and dice (each bot draws from its house's stream)."""
+    world, keys = read_world(begun.state)
+    draft = begun.draft
+    return Play(draft, world, keys, OrderBook(draft), begun.dice, begun.ledger, begun.cutoff, world.season)
+
+
+def intake(play: Play) -> None:
+    """Form responses not yet copied become Orders rows, each for its house's next season."""
+    world = play.world
     players = {h.name: h.player for h in world.houses.values()}
-    copied = orders.intake(draft, {h: next_season_of(world, h) for h in players}, players, season)
-    played: list[str] = []
-    marched = "Marched" in state.layouts["Orders"].columns  # optional: a sheet laid out by hand may lack it
-    waiting, rejected = "", ""
+    seasons = {h: next_season_of(world, h) for h in players}
+    play.copied = orders.intake(play.draft, seasons, players, play.season, play.cutoff, play.ledger.schedule.zone)
+
+
+def copy_answers(draft: Draft, period: int, cutoff: datetime | None) -> int:
+    """The intake capability: the Form's answers sent by the cutoff, copied as Orders rows."""
+    state = draft.state
+    world, _ = read_world(state)
+    players = {h.name: h.player for h in world.houses.values()}
+    seasons = {h: next_season_of(world, h) for h in players}
+    return orders.intake(draft, seasons, players, period, cutoff, read_ledger(state).schedule.zone)
+
+
+def houses_move(play: Play) -> None:
+    """The house to move plays its order (a bot's own), then the next, until a person's house has not
+    ordered, the season closes or the campaign ends."""
+    draft, book, world, season = play.draft, play.book, play.world, play.season
+    marched = "Marched" in draft.state.layouts["Orders"].columns  # optional: a sheet laid out by hand may lack it
     while world.status is Status.PLAYING and world.season == season:
         house = world.houses[world.to_move]
         order, row, refusal = _order_of(draft, book, world, house.name)
         if order is None:
             if house.person:
-                waiting, rejected = house.name, refusal
+                play.waiting, play.rejected = house.name, refusal
                 break
-            order = bots.choose(world, bot_dice(str(state.game("seed")), season, house.name))
+            order = bots.choose(world, play.dice.stream("house", house.name))
         cause = f"season {season}, {house.name}: {order.kind.value}" + ("" if house.person else " (bot)")
         before = world.copy()
         events, carried = play_turn(world, order)
-        record(draft, keys, before, world, events, cause)
+        record(draft, play.keys, before, world, events, cause)
         text = result_text(events)
         if row is None:
             draft.add_row("Orders", {
@@ -88,24 +134,70 @@ def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
             if marched:
                 draft.set("Orders", row, "Marched", "; ".join(carried), cause)
         draft.notify(season, "public", "orders", f"Season {season}, {house.name} ({order.kind.value}): {text}")
-        played.append(house.name)
-    record_ledger(draft, world, f"season {season}: {', '.join(played) or 'no house'} played")
-    summary: dict[str, Any] = {"resolved": bool(played), "turn": season, "season": season}
-    summary["houses played"] = ", ".join(played)
-    if copied:
-        summary["form responses copied"] = copied
-    summary["to move"] = world.to_move
-    headline = _headline(world, season, waiting, rejected)
-    status = RunStatus.PAUSED if waiting else RunStatus.RESOLVED
-    return Outcome(draft.finish(), draft.changes, dict(draft.logs), season, summary, status, headline)
+        play.played.append(house.name)
 
 
-def _headline(world: World, season: int, waiting: str, rejected: str) -> str:
-    if waiting:
-        house = world.houses[waiting]
-        why = f"; its last order was rejected: {rejected}" if rejected else ""
-        who = f"played by {house.player}" if house.player else "no Player is written for it in Houses yet"
-        return paused("season", season, f"{waiting}'s order ({who}): it is {waiting}'s turn{why}")
+def ledger(play: Play) -> None:
+    """Where the campaign stands now (the season closed by the rules when every house has moved)."""
+    cause = f"season {play.season}: {', '.join(play.played) or 'no house'} played"
+    record_ledger(play.draft, play.world, cause, play.ledger)
+
+
+def person_to_move(play: Play) -> str:
+    """The pause point: a person's house has not ordered (the next run starts again from intake)."""
+    if not play.waiting:
+        return ""
+    house = play.world.houses[play.waiting]
+    why = f"; its last order was rejected: {play.rejected}" if play.rejected else ""
+    who = f"played by {house.player}" if house.player else "no Player is written for it in Houses yet"
+    return f"{play.waiting}'s order ({who}): it is {play.waiting}'s turn{why}"
+
+
+def steps() -> list[Step[Play] | Pause[Play]]:
+    """A run, in order: intake, the houses move, the ledger, and the pause for a person's house."""
+    return [
+        Step("intake", intake),
+        Step("the houses move", houses_move),
+        Step("the ledger", ledger),
+        Pause("", person_to_move),
+    ]
+
+
+def summary(play: Play, ended: Ended) -> dict[str, Any]:
+    """Who played, how many form responses were copied, and who moves next."""
+    found: dict[str, Any] = {"resolved": bool(play.played), "turn": play.season, "season": play.season}
+    found["houses played"] = ", ".join(play.played)
+    if play.copied:
+        found["form responses copied"] = play.copied
+    found["to move"] = play.world.to_move
+    return {**found, **deadline_summary(ended.ledger, ended.cutoff)}
+
+
+def headline(play: Play, ended: Ended) -> str:
+    """How the season went on: the campaign over, or the next season opening."""
+    return _headline(play.world, play.season)
+
+
+PLAN: TurnPlan[Play] = TurnPlan(
+    ledger=read_ledger,
+    begin=begin,
+    steps=steps,
+    summary=summary,
+    headline=headline,
+    seed=lambda state: seed_words(str(state.game("seed"))),
+    log_dice=False,  # the bots' draws are replayed from the seed, not logged (as before the skeleton)
+    rules_close_period=True,  # a season closes when the last standing house has moved
+)
+
+
+def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
+    """Play the houses from the one to move until a person's house has not ordered, the season closes,
+    or the campaign ends, through the turn skeleton (core.turn). Pure: the input state is untouched.
+    With a Game `deadline`, a season is played once it has passed (or with `force`)."""
+    return skeleton.resolve_turn(PLAN, state, now, force)
+
+
+def _headline(world: World, season: int) -> str:
     if world.status is Status.OVER:
         return f"Season {season} resolved: the campaign is over, " + (
             f"{world.winner} wins" if world.winner else "with no winner (every house has fallen)"

@@ -40,7 +40,7 @@ def preview(state: GameState, now: datetime) -> Outcome:
     world, _ = read_world(state)
     if world.status is Status.OVER:
         reason = f"the campaign is over ({world.winner or 'nobody'} won)"
-        return Outcome(state, [], {}, world.season, {"checked": False, "reason": reason})
+        return Outcome.unchanged(state, world.season, {"checked": False, "reason": reason})
     draft = Draft(state)
     players = {h.name: h.player for h in world.houses.values()}
     copied = orders.intake(draft, {h: next_season_of(world, h) for h in players}, players, world.season)
@@ -65,8 +65,8 @@ def preview(state: GameState, now: datetime) -> Outcome:
         "depend on dice or other clans": counts["depends"],
         "not read": unread,
     }
-    return Outcome(draft.finish(), draft.changes, dict(draft.logs), world.season, summary,
-                   headline=headline(world.season, copied, counts, unread), step="check")  # fmt: skip
+    said = headline(world.season, copied, counts, unread)
+    return Outcome.of(draft, world.season, summary, headline=said, step="check")
 
 
 def headline(season: int, copied: int, counts: Counter[str], unread: list[str]) -> str:

@@ -24,7 +24,7 @@ def paths(world: World, piece: Piece) -> list[tuple[tuple[Step, ...], Hex, int]]
     """Every way to move the piece this turn without attacking: (steps, where it ends, points left)."""
     assert piece.hex is not None
     found: list[tuple[tuple[Step, ...], Hex, int]] = [((), piece.hex, 2)]
-    frontier = [((), piece.hex, 2)]
+    frontier: list[tuple[tuple[Step, ...], Hex, int]] = [((), piece.hex, 2)]
     while frontier:
         steps, at, points = frontier.pop()
         for near in neighbours(at):

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
 from importlib.resources import files
 from typing import Any
 
-from sheets_engine.art_of_war import phases, preview, validate
+from sheets_engine.art_of_war import ENTRY, phases, preview, validate
 from sheets_engine.art_of_war.model import PLAYED_TEMPERS, Ground, Kind, ground_row
 from sheets_engine.art_of_war.schema import TABS
 from sheets_engine.art_of_war.setup import BadOption, check_options, new_world
 from sheets_engine.art_of_war.sheet import read_world, record_ledger, world_tabs
+from sheets_engine.core.capabilities import Intake, MapPicture
+from sheets_engine.core.problems import Problem
+from sheets_engine.core.registry import lazy
 from sheets_engine.core.ruleset import Outcome, Ruleset, SetupError
+from sheets_engine.core.settings import deadline_problems
 from sheets_engine.core.store import Choice
 from sheets_engine.core.tables import Draft, GameState
 
 DEFAULTS = {"houses": 4, "people": 1, "temper": "steady"}
+HEXMAP = "sheets_engine.art_of_war.hexmap"
+NO_LAYOUT = "The Art of War's hexes stand where their q,r put them: --save-layout is for Sengoku maps"
 MAX_SEED = 1_000  # the seed is kept in a cell: a longer one would be cut there and no longer remake the board
 
 
@@ -24,15 +29,14 @@ def recalc(state: GameState) -> Outcome:
     """Recompute every house's Mandate (the Game keys as they stand)."""
     world, _ = read_world(state)
     draft = Draft(state)
-    record_ledger(draft, world, "recalc")
+    record_ledger(draft, world, "recalc", phases.read_ledger(state))
     changed = len({c.key for c in draft.changes})
-    return Outcome(draft.finish(), draft.changes, dict(draft.logs), world.season, {"rows changed": changed},
-                   step="recalc")  # fmt: skip
+    return Outcome.of(draft, world.season, {"rows changed": changed}, step="recalc")
 
 
-def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
-    """Play on from the house to move (see art_of_war.phases)."""
-    return phases.resolve(state, now, force)
+def check(state: GameState) -> list[Problem]:
+    """Every check across the tabs, and the deadline keys (optional: read as in every ruleset)."""
+    return validate.check(state) + deadline_problems(state, {}, "sheets-engine init --ruleset art-of-war")
 
 
 def template_grounds(tabs: dict[str, list[list[Any]]]) -> dict[str, Ground]:
@@ -80,12 +84,16 @@ def build() -> Ruleset:
         tabs=TABS,
         templates=files("sheets_engine.art_of_war") / "templates",
         seeded_tabs=("Game", "Terrain"),
-        check=validate.check,
+        check=check,
         recalc=recalc,
-        resolve=resolve,
+        turn=phases.PLAN,
         choices=CHOICES,
-        ledger_keys=("season", "last_resolved_season"),
-        init_options=("houses", "people", "temper", "seed"),
+        ledger_keys=phases.LEDGER_KEYS,
+        init_options=tuple(option.name for option in ENTRY.init_options),
         setup=setup,
         preview=preview.preview,
+        picture=MapPicture(  # the picture imported when `map` draws it
+            draw=lazy(HEXMAP, "draw_view"), reader_problem=lazy(HEXMAP, "reader_problem"), no_layout=NO_LAYOUT, logs=()
+        ),
+        intake=Intake(responses="Form Responses 1", copy=phases.copy_answers),
     )

@@ -8,13 +8,14 @@ Notifications (as every ruleset has them).
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from sheets_engine.art_of_war.model import Kind
-from sheets_engine.core.cells import Count, Flag, Text, Timestamp, enum_of
+from sheets_engine.core.cells import Count, Flag, Text, Timestamp, enum_cell
+from sheets_engine.core.history import history_spec
 from sheets_engine.core.tables import TabSpec
-from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL
 
 
 class OrderStatus(StrEnum):
@@ -51,7 +52,7 @@ class HouseRow(Row):
     player: Text = Field(alias="Player")  # a person's email (or name); empty with a Temper: a bot plays the house
     temper: Text = Field(alias="Temper")  # a bot's temper (validate checks the word); empty: a person's house
     capital: Text = Field(alias="Capital")
-    capital_raises: enum_of(Kind, Kind.SETTLER) = Field(alias="Capital Raises")  # type: ignore[valid-type]
+    capital_raises: Annotated[Kind, enum_cell(Kind, Kind.SETTLER)] = Field(alias="Capital Raises")
     fallen: Flag = Field(alias="Fallen")
     mandate: Count = Field(alias="Mandate")
     capitals_taken: Count = Field(alias="Capitals Taken")
@@ -66,7 +67,7 @@ class BoardRow(Row):
 class PieceRow(Row):
     piece: Text = Field(alias="Piece")
     house: Text = Field(alias="House")
-    kind: enum_of(Kind) = Field(alias="Kind")  # type: ignore[valid-type]
+    kind: Annotated[Kind, enum_cell(Kind)] = Field(alias="Kind")
     hex: Text = Field(alias="Hex")  # empty: the piece has left the board
 
 
@@ -74,7 +75,7 @@ class TerrainRow(Row):
     terrain: Text = Field(alias="Terrain")
     cost: Count = Field(alias="Cost", ge=1, le=2)
     cover: Count = Field(alias="Cover", le=9)
-    raises: enum_of(Raises) = Field(alias="Raises")  # type: ignore[valid-type]
+    raises: Annotated[Raises, enum_cell(Raises)] = Field(alias="Raises")
 
 
 class OrderRow(Row):
@@ -83,7 +84,7 @@ class OrderRow(Row):
     order: Text = Field(alias="Order")  # raise or march (player text: judged when the house moves)
     moves: Text = Field(alias="Moves")
     capital_raises: Text = Field(alias="Capital Raises")
-    status: enum_of(OrderStatus, OrderStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
+    status: Annotated[OrderStatus, enum_cell(OrderStatus, OrderStatus.PENDING)] = Field(alias="Status")
     result: Text = Field(alias="Result")
     marched: Text = Field(default="", alias="Marched")  # engine-owned: the steps carried out (for the map)
     email: Text = Field(default="", alias="Email")  # who sent it through the Form (empty: typed in the sheet)
@@ -119,5 +120,5 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Orders", OrderRow, engine_columns=("Status", "Result", "Marched"), optional=ORDER_OPTIONAL),
     TabSpec("Form Responses 1", ResponseRow, written=False),
     TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS, optional=("Delivered",)),
-    TabSpec("History", None, log=True, headers=HISTORY_COLUMNS, optional=HISTORY_OPTIONAL),
+    history_spec(),
 )

@@ -18,7 +18,7 @@ MIN_HOUSES, MAX_HOUSES = 2, 6
 # The ground around every capital: the same six hexes for each house (their order drawn), so no
 # house starts richer than another.
 HOME_GROUND = ("plain", "plain", "plain", "highland", "highland", "forest")
-TERRAIN_WEIGHTS = (("plain", 50), ("highland", 25), ("forest", 25))
+TERRAIN_WEIGHTS: tuple[tuple[str, int], ...] = (("plain", 50), ("highland", 25), ("forest", 25))
 
 
 class BadOption(ValueError):
@@ -77,7 +77,8 @@ def new_world(grounds: dict[str, Ground], houses: int, people: int | list[str], 
     players = people if isinstance(people, list) else [""] * people
     rng = random.Random(seed_number(seed))
     radius = board_radius(houses)
-    names, weights = zip(*TERRAIN_WEIGHTS, strict=True)
+    names: tuple[str, ...] = tuple(name for name, _ in TERRAIN_WEIGHTS)
+    weights: tuple[int, ...] = tuple(weight for _, weight in TERRAIN_WEIGHTS)
     terrain: dict[Hex, str] = {h: rng.choices(names, weights)[0] for h in disc(radius)}
     circle = ring(radius - 1)
     turn = rng.randrange(len(circle))

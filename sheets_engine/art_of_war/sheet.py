@@ -24,6 +24,7 @@ from sheets_engine.art_of_war.model import (
     ground_row,
 )
 from sheets_engine.art_of_war.rules import mandate
+from sheets_engine.core.lifecycle import RunLedger
 from sheets_engine.core.tables import Draft, GameState
 
 
@@ -143,14 +144,14 @@ def record(draft: Draft, keys: Keys, before: World, after: World, events: list[E
             draft.set("Board", keys.board[where], "Capital Of", "", why(owner))
 
 
-def record_ledger(draft: Draft, world: World, cause: str) -> None:
-    """The Game keys of where the campaign stands (the seasons as numbers), and every house's mandate."""
-    last = world.season if world.status is Status.OVER else world.season - 1
-    for key, number in (("season", world.season), ("last_resolved_season", last)):
-        if str(draft.get("Game", key, "Value")) != str(number):  # a number already there is left as it is
-            draft.set("Game", key, "Value", number, cause)
+def record_ledger(draft: Draft, world: World, cause: str, ledger: RunLedger) -> None:
+    """The Game keys of where the campaign stands (the season and the last one resolved through the run
+    ledger's keys), and every house's mandate."""
+    ledger.set_period(draft, world.season, cause)
     draft.set("Game", "to_move", "Value", world.to_move, cause)
     draft.set("Game", "status", "Value", world.status.value, cause)
     draft.set("Game", "winner", "Value", world.winner, cause)
+    last = world.season if world.status is Status.OVER else world.season - 1
+    ledger.set_last(draft, last, cause)
     for house in world.houses:
         draft.set("Houses", house, "Mandate", mandate(world, house), "mandate")

@@ -21,7 +21,7 @@ from importlib.resources import files
 from typing import Any
 
 from sheets_engine.art_of_war import bots
-from sheets_engine.art_of_war.model import Ground, Status, Temper, World, ground_row
+from sheets_engine.art_of_war.model import Ground, House, Status, Temper, World, ground_row
 from sheets_engine.art_of_war.phases import bot_dice
 from sheets_engine.art_of_war.rules import play_turn
 from sheets_engine.art_of_war.setup import new_world
@@ -135,11 +135,18 @@ class Standings:
         return found
 
 
+def _temper(house: House) -> str:
+    """The temper of a tournament's house (every house of a tournament is a bot's)."""
+    if house.temper is None:
+        raise ValueError(f"{house.name} has no temper: a tournament seats bots only")
+    return house.temper.value
+
+
 def play_game(world: World, seed: str, standings: Standings | None = None) -> World:
     """Play the world to its end with every house played by its bot (in place); returns it. With `standings`,
     each order's time is added to its temper's."""
     while world.status is Status.PLAYING:
-        temper = world.houses[world.to_move].temper.value
+        temper = _temper(world.houses[world.to_move])
         started = time.perf_counter()
         order = bots.choose(world, bot_dice(seed, world.season, world.to_move))
         if standings is not None:
@@ -172,13 +179,13 @@ def tournament(
         winners = set(world.winner.split(" + ")) - {""}
         seats = list(world.houses)
         for name in winners:
-            key = (world.houses[name].temper.value, seats.index(name) + 1)
+            key = (_temper(world.houses[name]), seats.index(name) + 1)
             standings.wins[key] = standings.wins.get(key, 0) + 1
         if houses == 2:
             first, second = world.houses.values()
             for mine, other in ((first, second), (second, first)):
                 if mine.temper != other.temper:
-                    tally = standings.against.setdefault((mine.temper.value, other.temper.value), [0, 0])
+                    tally = standings.against.setdefault((_temper(mine), _temper(other)), [0, 0])
                     tally[0] += mine.name in winners
                     tally[1] += 1
         standings.games += 1

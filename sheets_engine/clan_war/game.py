@@ -59,6 +59,8 @@ class Turn:
     veterans_lost: dict[str, int] = field(default_factory=dict)
     # Shiba Ujimitsu died from his rolls: he reincarnates into this personality in the recovery phase
     reincarnations: dict[str, str] = field(default_factory=dict)
+    resumed: bool = False  # this run resumes the turn paused for its battles
+    battles: list[Any] = field(default_factory=list)  # the turn's battles (clan_war.battles.Battle), once found
 
     def __post_init__(self) -> None:
         if not self.start_control:

@@ -3,27 +3,28 @@
 A turn is resolved in one run when no opposing armies meet. When they do, the first run resolves the
 start phase and the primary and cavalry movement, lists the battles and pauses (Game `phase` =
 battle); the GM has them fought at the table and types the Battle Results; the next run applies them
-and resolves reserve movement and recovery. `_FIRST` and `_SECOND` are the single lists that say the
-order.
+and resolves reserve movement and recovery. `steps` is the single list that says the order, with its
+one pause point; the turn skeleton (core.turn) runs it and advances the turn.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from sheets_engine.clan_war import alliances, battles, bids, movement, new_forces, recovery, reincarnation, results
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import Phase
 from sheets_engine.clan_war.settings import read_settings
 from sheets_engine.clan_war.start import orders as start_orders
-from sheets_engine.core.deadlines import local_text
+from sheets_engine.core import turn as skeleton
 from sheets_engine.core.dice import Dice
-from sheets_engine.core.lifecycle import RunLedger, RunStatus, nothing_to_do, paused
-from sheets_engine.core.ruleset import Outcome
-from sheets_engine.core.tables import Draft, GameState
+from sheets_engine.core.lifecycle import Outcome, RunLedger, RunStatus
+from sheets_engine.core.tables import GameState
+from sheets_engine.core.turn import Begun, Ended, Pause, Step, TurnPlan
 
-Step = Callable[[Turn], None]
+Rule = Callable[[Turn], None]
 
 
 def reset_flags(turn: Turn) -> None:
@@ -54,14 +55,11 @@ def left_pending(turn: Turn) -> None:
 ORDER_TABS = ("Purchases", "Bids", "Moves")
 
 
-def not_due(state: GameState, number: int, ledger: RunLedger, now: datetime) -> str:
-    """Why a run at `now` should leave the turn alone ("" when it is due), so that a cron job never
-    resolves a turn early or an empty one: the battle step is due once results are typed (checked
-    later); the start of a turn at its deadline, or, with no deadline, once anything is ordered for it."""
-    if ledger.phase:
-        return ""
-    if ledger.schedule.deadline is not None:
-        return ledger.waiting(now)
+def not_due(state: GameState, ledger: RunLedger, now: datetime) -> str:
+    """Why a turn with no deadline is left alone ("" when it is due), so that a cron job never resolves an
+    empty one: it is due once anything is ordered for it. (The skeleton has already let through a paused
+    turn, due once results are typed, and a turn at its deadline.)"""
+    number = ledger.period
     for tab in ORDER_TABS:
         frame = state.frame(tab)
         if ((frame["Turn"] == number) & (frame["Status"] == "Pending")).any():
@@ -75,7 +73,7 @@ def not_due(state: GameState, number: int, ledger: RunLedger, now: datetime) -> 
     )
 
 
-_FIRST: list[tuple[str, Step]] = [
+_FIRST: list[tuple[str, Rule]] = [
     ("start: a new turn", reset_flags),
     ("start: alliances broken", alliances.broken_by_the_gm),
     ("start: alliances declared", alliances.declare),
@@ -84,7 +82,7 @@ _FIRST: list[tuple[str, Step]] = [
     ("primary movement", movement.primary),
     ("cavalry movement", movement.cavalry),
 ]
-_SECOND: list[tuple[str, Step]] = [
+_SECOND: list[tuple[str, Rule]] = [
     ("reserve movement", movement.reserve),
     ("recovery: Shiba Ujimitsu reincarnates", reincarnation.in_recovery),
     ("recovery: personalities", recovery.recover_personalities),
@@ -94,103 +92,96 @@ _SECOND: list[tuple[str, Step]] = [
     ("rows no phase settled", left_pending),
 ]
 
-DICE_PER_ROW = 100
+LEDGER_KEYS = ("turn", "last_resolved_turn")
+
+
+def read_ledger(state: GameState) -> RunLedger:
+    """Where the campaign stands: the turn, the last one resolved, its deadlines, and the phase a paused
+    turn waits at."""
+    settings = read_settings(state)
+    phase = "" if settings.phase == Phase.START.value else settings.phase
+    return RunLedger(settings.turn, settings.last_resolved_turn, settings.schedule(), phase, keys=LEDGER_KEYS)
+
+
+def begin(begun: Begun) -> Turn:
+    """The turn every phase is given, over the skeleton's draft and dice."""
+    return Turn(begun.draft, read_settings(begun.state), begun.dice, begun.ledger.period, resumed=begun.resumed)
+
+
+def battles_to_fight(turn: Turn) -> str:
+    """The pause point: the battles the movement led to, listed for the GM, are what the turn waits for."""
+    turn.battles = battles.find(turn)
+    if not turn.battles:
+        return ""
+    battles.list_battles(turn, turn.battles)
+    names = ", ".join(b.province for b in turn.battles)
+    return f"the Battle Results of {len(turn.battles)} battle(s): {names}"
+
+
+def results_missing(turn: Turn) -> dict[str, Any]:
+    """On resuming a paused turn: the battles found again, and, while the GM has not typed every one's
+    Battle Results yet, what the turn still waits for (nothing to do: no cron job should alert on it)."""
+    alliances.broken_by_the_gm(turn)  # broken while the battles were fought: the sides are as they stood
+    turn.battles = battles.find(turn)
+    waiting = results.waiting_for(turn, turn.battles)
+    if not waiting:
+        return {}
+    reason = results.waiting_reason(turn.number, waiting, len(turn.battles))
+    return {"reason": reason, "waiting for": ", ".join(waiting)}
+
+
+def battle_results(turn: Turn) -> None:
+    """The GM's Battle Results applied (results that cannot be applied as they stand: InvalidCampaign, nothing
+    written)."""
+    results.refuse_unusable(turn, turn.battles)  # with no battles too: a results row of the turn would be ignored
+    for battle in turn.battles:
+        battles.apply(turn, battle)
+    battles.occupy(turn, turn.battles)
+
+
+def steps() -> list[Step[Turn] | Pause[Turn]]:
+    """The turn in the document's order, with the one point where it pauses."""
+    pause = Pause(
+        Phase.BATTLE.value, battles_to_fight, "battles to fight", "start-cavalry", "battle-recovery", results_missing
+    )
+    return [
+        *(Step(name, step) for name, step in _FIRST),
+        pause,
+        Step("battle results", battle_results),
+        *(Step(name, step) for name, step in _SECOND),
+    ]
+
+
+def summary(turn: Turn, ended: Ended) -> dict[str, Any]:
+    """The run's counts: the turn, its battles, what each phase did (and, once complete, the dice)."""
+    done = ended.status is RunStatus.RESOLVED
+    counts = {"resolved": done, "turn": turn.number, "battles": len(turn.battles), **dict(turn.summary)}
+    return {**counts, "dice rolled": len(turn.dice.rolls)} if done else counts
+
+
+def headline(turn: Turn, ended: Ended) -> str:
+    """'Turn 3 resolved (2 battle(s) applied)'."""
+    found = len(turn.battles)
+    return f"Turn {turn.number} resolved" + (f" ({found} battle(s) applied)" if found else "")
+
+
+PLAN: TurnPlan[Turn] = TurnPlan(
+    ledger=read_ledger,
+    begin=begin,
+    steps=steps,
+    summary=summary,
+    headline=headline,
+    idle=not_due,
+    phase_key="phase",
+    rest=Phase.START.value,
+)
 
 
 def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dice | None = None) -> Outcome:
-    """Resolve the next step of the Game tab's turn. Pure: the input state is untouched.
+    """Resolve the next step of the Game tab's turn, through the turn skeleton (core.turn). Pure: the input
+    state is untouched.
 
     A paused turn whose Battle Results are not all typed yet is *nothing to do* (naming the battles it waits
     for); results that cannot be applied as they stand raise InvalidCampaign (nothing written).
     """
-    settings = read_settings(state)
-    plan = settings.schedule()
-    ledger = RunLedger(
-        settings.turn,
-        settings.last_resolved_turn,
-        plan,
-        phase="" if settings.phase == Phase.START.value else settings.phase,
-    )
-    reason = ledger.already_resolved() or (not_due(state, settings.turn, ledger, now) if not force else "")
-    if reason:
-        return Outcome(
-            state,
-            [],
-            {},
-            settings.turn,
-            {"resolved": False, "reason": reason},
-            RunStatus.NOTHING,
-            nothing_to_do(reason),
-        )
-    draft = Draft(state)
-    turn = Turn(draft, settings, dice if dice is not None else Dice(settings.seed, settings.turn), settings.turn)
-    resuming = settings.phase == Phase.BATTLE.value
-    if not resuming:
-        for _name, step in _FIRST:
-            step(turn)
-    found = battles.find(turn)
-    if found and not resuming:
-        battles.list_battles(turn, found)
-        draft.set("Game", "phase", "Value", Phase.BATTLE.value, f"turn {turn.number}: battles to fight")
-        names = ", ".join(b.province for b in found)
-        _log_dice(turn)
-        summary = {"resolved": False, "turn": turn.number, "battles": len(found), **dict(turn.summary)}
-        headline = paused("turn", turn.number, f"the Battle Results of {len(found)} battle(s): {names}")
-        return Outcome(
-            draft.finish(),
-            draft.changes,
-            dict(draft.logs),
-            turn.number,
-            summary,
-            RunStatus.PAUSED,
-            headline,
-            "start-cavalry",
-        )
-    if resuming:
-        alliances.broken_by_the_gm(turn)  # broken while the battles were fought: the sides are as they stood
-        found = battles.find(turn)
-        waiting = results.waiting_for(turn, found)
-        if waiting:  # the GM has not typed them yet: nothing to do, and nothing a cron job should alert on
-            reason = results.waiting_reason(turn.number, waiting, len(found))
-            summary = {"resolved": False, "reason": reason, "waiting for": ", ".join(waiting)}
-            return Outcome(state, [], {}, settings.turn, summary, RunStatus.NOTHING, nothing_to_do(reason))
-    results.refuse_unusable(turn, found)  # with no battles too: a results row of the turn would be ignored
-    for battle in found:
-        battles.apply(turn, battle)
-    battles.occupy(turn, found)
-    for _name, step in _SECOND:
-        step(turn)
-    cause = f"turn {turn.number} resolved"
-    following = plan.next_deadline()
-    if following is not None:  # the next turn's deadline, one turn length on (on the wall clock)
-        draft.set("Game", "deadline", "Value", local_text(following, plan.zone), cause)
-    draft.set("Game", "phase", "Value", Phase.START.value, cause)
-    draft.set("Game", "turn", "Value", str(turn.number + 1), cause)
-    draft.set("Game", "last_resolved_turn", "Value", str(turn.number), cause)
-    _log_dice(turn)
-    summary = {
-        "resolved": True,
-        "turn": turn.number,
-        "battles": len(found),
-        **dict(turn.summary),
-        "dice rolled": len(turn.dice.rolls),
-    }
-    headline = f"Turn {turn.number} resolved" + (f" ({len(found)} battle(s) applied)" if found else "")
-    return Outcome(
-        draft.finish(),
-        draft.changes,
-        dict(draft.logs),
-        turn.number,
-        summary,
-        RunStatus.RESOLVED,
-        headline,
-        "battle-recovery" if resuming else "turn",
-    )
-
-
-def _log_dice(turn: Turn) -> None:
-    """Every roll of the run, in the order drawn, for the GM (a roll that changed nothing makes no History)."""
-    rolls = [str(roll) for roll in turn.dice.rolls]
-    for start in range(0, len(rolls), DICE_PER_ROW):
-        chunk = rolls[start : start + DICE_PER_ROW]
-        turn.notify("gm", "private", f"Dice {start + 1}-{start + len(chunk)} of {len(rolls)}: " + "; ".join(chunk))
+    return skeleton.resolve_turn(PLAN, state, now, force, dice)

@@ -33,7 +33,7 @@ def preview(state: GameState, now: datetime) -> Outcome:
             if settings.phase == Phase.BATTLE.value
             else f"turn {settings.turn} was already resolved"
         )
-        return Outcome(state, [], {}, settings.turn, {"checked": False, "reason": reason})
+        return Outcome.unchanged(state, settings.turn, {"checked": False, "reason": reason})
     # forced: `check` runs before the deadline, and must judge the orders as the resolve at the deadline will
     after = phases.resolve_turn(state, now, force=True).state
     draft = Draft(state)
@@ -64,7 +64,7 @@ def preview(state: GameState, now: datetime) -> Outcome:
         "will not count": 0,
         "depend on dice or other clans": counts["depends"],
     }
-    return Outcome(draft.finish(), draft.changes, dict(draft.logs), settings.turn, summary, step="check")
+    return Outcome.of(draft, settings.turn, summary, step="check")
 
 
 def _waiting(state: GameState, number: int) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from importlib.resources import files
 
 from sheets_engine.clan_war import phases, preview, validate
@@ -25,12 +24,7 @@ CHOICES: tuple[Choice, ...] = (
 def recalc(state: GameState) -> Outcome:
     """Clan War has no derived columns: nothing to recompute."""
     settings = read_settings(state)
-    return Outcome(state, [], {}, settings.turn, {"derived columns": 0}, step="recalc")
-
-
-def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
-    """Resolve the next step of the strategic turn (see clan_war.phases)."""
-    return phases.resolve_turn(state, now, force)
+    return Outcome.unchanged(state, settings.turn, {"derived columns": 0}, step="recalc")
 
 
 def build() -> Ruleset:
@@ -43,7 +37,8 @@ def build() -> Ruleset:
         seeded_tabs=("Game", "Catalogue"),
         check=validate.check,
         recalc=recalc,
-        resolve=resolve,
+        turn=phases.PLAN,
         choices=CHOICES,
+        ledger_keys=phases.LEDGER_KEYS,
         preview=preview.preview,
     )

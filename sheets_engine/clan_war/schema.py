@@ -13,8 +13,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from sheets_engine.core.cells import Count, Flag, OptionalCount, Text, Whole, enum_of, is_blank, name_text
+from sheets_engine.core.history import history_spec
 from sheets_engine.core.tables import TabSpec
-from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL
 
 
 class Phase(StrEnum):
@@ -448,5 +448,5 @@ TABS: tuple[TabSpec, ...] = (
         rule_columns=("Since Turn", "Broken Turn", "Free To Break"),
     ),
     TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS, optional=("Delivered",)),
-    TabSpec("History", None, log=True, headers=HISTORY_COLUMNS, optional=HISTORY_OPTIONAL),
+    history_spec(),
 )

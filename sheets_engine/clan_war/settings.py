@@ -7,17 +7,18 @@ import functools
 import io
 from importlib.resources import files
 
-from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, ValidationError
 
 from sheets_engine.clan_war.schema import Phase
-from sheets_engine.core.cells import Count, Deadline, Flag, Fraction, Text, ZoneName, enum_of
-from sheets_engine.core.deadlines import Schedule, schedule
+from sheets_engine.core.cells import Count, Flag, Fraction, Text, enum_of
+from sheets_engine.core.deadlines import Schedule
 from sheets_engine.core.load import game_key_problems
 from sheets_engine.core.problems import Problem
+from sheets_engine.core.settings import DeadlineKeys
 from sheets_engine.core.tables import GameState
 
 
-class Settings(BaseModel):
+class Settings(DeadlineKeys):
     """Every key of a Clan War Game tab."""
 
     ruleset: Text = "clan-war"
@@ -45,22 +46,12 @@ class Settings(BaseModel):
     naga_warned: Text = ""  # written by `check`: the Naga duty it last told of (so that it tells each once)
     broken_penalty: Count
     routed_penalty: Count
-    # The turn's deadline (optional, as in Sengoku Jidai): a cron run resolves the start of a turn
-    # only once it has passed; without one, only a turn that has orders (or `resolve --force`).
-    deadline: Deadline = ""
-    time_zone: ZoneName = ""
-    turn_hours: Count = 0
-
-    @field_validator("turn_hours")
-    @classmethod
-    def _turn_length(cls, value: int, info: ValidationInfo) -> int:
-        if str(info.data.get("deadline") or "").strip() and value < 1:
-            raise ValueError("at least 1 (hours) when a deadline is set")
-        return value
+    # The turn's deadline keys are DeadlineKeys' (as in every ruleset): a cron run resolves the start of
+    # a turn only once it has passed; without one, only a turn that has orders (or `resolve --force`).
 
     def schedule(self) -> Schedule:
-        """The turn's deadline and the turn length."""
-        return schedule(self.turn, self.deadline, self.turn_hours, self.time_zone, "")
+        """The turn's deadline, the turn length and the cutoffs kept from earlier resolutions."""
+        return self.schedule_of(self.turn)
 
     def rate(self, name: str) -> float:
         """A fraction setting (an empty cell reads as 0)."""

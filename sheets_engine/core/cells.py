@@ -133,7 +133,7 @@ def timestamp_text(value: Any) -> str:
             raise ValueError("expected a date and time (this number is not one a spreadsheet can show)")
         from openpyxl.utils.datetime import from_excel  # only a Google read gives serials: load it then
 
-        moment = from_excel(value)  # days since 1899-12-30, as Excel and Google Sheets count them
+        moment: datetime = from_excel(value)  # days since 1899-12-30, as Excel and Google Sheets count them
         return moment.strftime("%Y-%m-%d %H:%M:%S")
     return _typed_timestamp(_text(value))
 
@@ -147,8 +147,8 @@ def _typed_timestamp(text: str) -> str:
     except ValueError:
         pass
     try:
-        month_first = parser.parse(text, dayfirst=False)
-        day_first = parser.parse(text, dayfirst=True)
+        month_first: datetime = parser.parse(text, dayfirst=False)
+        day_first: datetime = parser.parse(text, dayfirst=True)
         # dateutil fills a missing day, month or year from a default (today): without them it is no date
         complete = parser.parse(text, default=datetime(2000, 1, 1)) == parser.parse(text, default=datetime(2001, 2, 2))
     except (ValueError, OverflowError):
@@ -163,8 +163,9 @@ def _typed_timestamp(text: str) -> str:
 E = TypeVar("E", bound=Enum)
 
 
-def enum_of(kind: type[E], blank: E | None = None) -> Any:
-    """An enum column that accepts its words in any case ("city" is City).
+def enum_cell(kind: type[E], blank: E | None = None) -> BeforeValidator:
+    """The reading of an enum column, its words in any case ("city" is City), for a field typed
+    `Annotated[Kind, enum_cell(Kind)]`.
 
     `blank` is what an empty cell means (a GM adding a row leaves engine-owned cells empty);
     without it an empty cell is a problem.
@@ -181,7 +182,13 @@ def enum_of(kind: type[E], blank: E | None = None) -> Any:
             return words[text]
         raise ValueError("expected one of: " + ", ".join(m.value for m in kind))
 
-    return Annotated[kind, BeforeValidator(parse)]
+    return BeforeValidator(parse)
+
+
+def enum_of(kind: type[E], blank: E | None = None) -> Any:
+    """An enum column as one type (`Annotated[kind, enum_cell(kind, blank)]`), for code that builds its
+    fields at run time; a model's own fields say `Annotated[...]`, which a type checker reads."""
+    return Annotated[kind, enum_cell(kind, blank)]
 
 
 Count = Annotated[int, BeforeValidator(_whole), Field(ge=0, le=MAX_COUNT)]
@@ -238,3 +245,13 @@ def _a_deadline(value: str) -> str:
 ZoneName = Annotated[str, BeforeValidator(_text), AfterValidator(_known_zone)]
 Deadline = Annotated[str, BeforeValidator(timestamp_text), AfterValidator(_a_deadline)]
 """A form timestamp, as sortable text whatever the store gave (a Sheets serial number, a datetime)."""
+
+
+def same_cell(a: Any, b: Any) -> bool:
+    """Equal as a spreadsheet shows them: empty (None or "") is empty, 5 is 5.0, TRUE is not 1."""
+    a_empty, b_empty = a is None or a == "", b is None or b == ""
+    if a_empty or b_empty:
+        return a_empty and b_empty
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)

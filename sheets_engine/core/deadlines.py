@@ -93,13 +93,13 @@ class Schedule:
         """The cutoff this turn was resolved with before a rollback, if it was forced."""
         return self.cutoffs.get(self.turn) if self.deadline is not None else None
 
-    def waiting(self, now: datetime) -> str:
-        """Why the turn is not due yet at `now` ("" when it is)."""
+    def waiting(self, now: datetime, unit: str = "turn") -> str:
+        """Why the turn (or season: `unit`) is not due yet at `now` ("" when it is)."""
         due = self.recorded() or self.deadline
         if due is None or now >= due:
             return ""
         return (
-            f"turn {self.turn} is due at its deadline {local_text(due, self.zone)} ({_zone_name(self.zone)}); "
+            f"{unit} {self.turn} is due at its deadline {local_text(due, self.zone)} ({_zone_name(self.zone)}); "
             "use --force to resolve it now"
         )
 

@@ -1,4 +1,5 @@
-"""The life of a run, the same for every ruleset: the run ledger it starts from, and what it reports.
+"""The life of a run, the same for every ruleset: the run ledger it starts from, what it hands back (the
+`Outcome`), and what it reports.
 
 A run reads the ledger (which turn or season is next, the last one resolved, the deadline, and the
 phase within the turn for a ruleset whose turn pauses), decides whether there is anything to do,
@@ -9,11 +10,17 @@ CLI prints as given.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from sheets_engine.core.deadlines import Schedule
+
+if TYPE_CHECKING:  # the CLI reads RunStatus at start-up: no pandas for it
+    from sheets_engine.core.grid import CellEdit
+    from sheets_engine.core.tables import Change, Draft, GameState
 
 
 class RunStatus(StrEnum):
@@ -25,24 +32,95 @@ class RunStatus(StrEnum):
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """What a pure rules function hands back: the new state, its changes and its log rows.
+
+    Built by `of` (from the Draft a run worked on), `unchanged` (a run that changed nothing) or
+    `of_cells` (cells put back as the sheet held them, core.grid), never field by field."""
+
+    state: GameState
+    changes: list[Change]
+    logs: dict[str, list[dict[str, Any]]]
+    turn: int  # the turn the History rows belong to
+    summary: dict[str, Any]  # counts and notes for the CLI and cron logs
+    status: RunStatus = RunStatus.RESOLVED  # resolved, paused (waiting for the GM) or nothing to do
+    headline: str = ""  # one line saying how the run ended, printed as given
+    step: str = "turn"  # the step of the turn the run resolved (History's Step): turn, a phase, recalc
+    cells: tuple[CellEdit, ...] = ()  # cells set as the sheet holds them (a header, a rollback), written too
+
+    @classmethod
+    def of(
+        cls,
+        draft: Draft,
+        turn: int,
+        summary: dict[str, Any],
+        status: RunStatus = RunStatus.RESOLVED,
+        headline: str = "",
+        step: str = "turn",
+        cells: Iterable[CellEdit] = (),
+    ) -> Outcome:
+        """What a run did on its Draft: the new state, every change and every log row."""
+        return cls(draft.finish(), draft.changes, dict(draft.logs), turn, summary, status, headline, step, tuple(cells))
+
+    @classmethod
+    def unchanged(
+        cls,
+        state: GameState,
+        turn: int,
+        summary: dict[str, Any],
+        status: RunStatus = RunStatus.RESOLVED,
+        headline: str = "",
+        step: str = "turn",
+    ) -> Outcome:
+        """A run that changed nothing (a turn not due, a check with nothing to check)."""
+        return cls(state, [], {}, turn, summary, status, headline, step)
+
+    @classmethod
+    def of_cells(cls, cells: Iterable[CellEdit], turn: int, summary: dict[str, Any], step: str) -> Outcome:
+        """Cells set as the sheet holds them, with no typed state (a rollback, a delivery mark)."""
+        from sheets_engine.core.tables import GameState
+
+        return cls(GameState({}, {}, {}), [], {}, turn, summary, step=step, cells=tuple(cells))
+
+
+@dataclass(frozen=True)
 class RunLedger:
-    """Where the campaign stands, as its Game tab says."""
+    """Where the campaign stands, as its Game tab says, and the Game keys it is written to."""
 
     period: int  # the turn (or season) the next run resolves
     last_resolved: int
     schedule: Schedule
-    phase: str = ""  # the step a paused turn stands at ("" for a turn that resolves in one run)
+    phase: str = ""  # the pause point a paused turn stands at ("" when it waits nowhere)
     unit: str = "turn"  # what the ruleset counts: turn, season
+    keys: tuple[str, str] = ("turn", "last_resolved_turn")  # the ruleset's ledger keys: next period, last resolved
+    finished: str = ""  # why no period is left to resolve (a campaign that has ended); "" while it goes on
 
     def already_resolved(self) -> str:
-        """Why nothing is to be done because this period is resolved ("" if it is not)."""
+        """Why nothing is to be done because this period is resolved, or the campaign over ("" if neither)."""
+        if self.finished:
+            return self.finished
         if self.last_resolved >= self.period:
             return f"{self.unit} {self.period} was already resolved (last_resolved_{self.unit} is {self.last_resolved})"
         return ""
 
     def waiting(self, now: datetime) -> str:
         """Why the period is not due at `now` ("" when it is); a paused turn never waits for its deadline."""
-        return "" if self.phase else self.schedule.waiting(now)
+        return "" if self.phase else self.schedule.waiting(now, self.unit)
+
+    def set_period(self, draft: Draft, period: int, cause: str) -> None:
+        """Write the period the next run resolves (the first ledger key)."""
+        _set_period(draft, self.keys[0], period, cause)
+
+    def set_last(self, draft: Draft, period: int, cause: str) -> None:
+        """Write the last period resolved (the second ledger key)."""
+        _set_period(draft, self.keys[1], period, cause)
+
+
+def _set_period(draft: Draft, key: str, number: int, cause: str) -> None:
+    """A ledger key of the Game tab set to a period, as a number; one that already reads as it (a GM's "3"
+    typed as text) is left alone, so that a run writes no History row that changes nothing a reader sees."""
+    if str(draft.get("Game", key, "Value")).strip() != str(number):
+        draft.set("Game", key, "Value", number, cause)
 
 
 def nothing_to_do(reason: str) -> str:

@@ -6,9 +6,9 @@ import copy
 import difflib
 import functools
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ValidationError, create_model
+from pydantic import BaseModel, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
 from sheets_engine.core.cells import FAST_TWINS, is_blank, name_text
@@ -48,7 +48,12 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
     claimed = {norm(spec.name) for spec in specs}
     unclaimed = [title for title in titles if norm(title) not in claimed]
     problems: list[Problem] = []
-    tables, rows, layouts, spec_map, blanks = {}, {}, {}, {}, {}
+    tables: dict[str, Any] = {}
+    rows: dict[str, dict[Hashable, int]] = {}
+    layouts: dict[str, Layout] = {}
+    spec_map: dict[str, TabSpec] = {}
+    blanks: dict[str, dict[str, frozenset[Hashable]]] = {}
+    numbers: dict[str, dict[str, dict[Hashable, int | float]]] = {}
     for spec in specs:
         spec_map[spec.name] = spec
         tab = by_title.get(norm(spec.name))
@@ -74,12 +79,27 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
             tables[spec.name], rows[spec.name] = empty_frame(spec), {}
             continue
         problems += _cell_problems(spec, tab, columns)
-        frame, keys, tab_problems, empty = _type_rows(spec, tab, columns)
+        frame, keys, tab_problems, empty, held = _type_rows(spec, tab, columns)
         problems += tab_problems
         tables[spec.name], rows[spec.name] = frame, keys
         if empty:
             blanks[spec.name] = {column: frozenset(keys) for column, keys in empty.items() if keys}
-    return GameState(spec_map, tables, rows, layouts, blanks), problems
+        if any(held.values()):
+            numbers[spec.name] = {column: found for column, found in held.items() if found}
+    return GameState(spec_map, tables, rows, layouts, blanks, numbers), problems
+
+
+def layouts(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> dict[str, Layout]:
+    """Where each tab of the contract stands in the store (title, columns, last row), from the headers alone:
+    what a commit needs to append rows to a log tab without typing every tab."""
+    by_title = {norm(title): tab for title, tab in raw.items()}
+    found = {}
+    for spec in specs:
+        tab = by_title.get(norm(spec.name))
+        if tab is not None:
+            columns, _ = _header(spec, tab)
+            found[spec.name] = Layout(tab.title, columns, tab.last_row, max([len(tab.header), *columns.values()]))
+    return found
 
 
 def _cell_problems(spec: TabSpec, tab: RawTab, columns: dict[str, int]) -> list[Problem]:
@@ -153,10 +173,16 @@ def _header(spec: TabSpec, tab: RawTab) -> tuple[dict[str, int], list[Problem]]:
 
 def _type_rows(
     spec: TabSpec, tab: RawTab, columns: dict[str, int]
-) -> tuple[Any, dict[Hashable, int], list[Problem], dict[str, list[Hashable]]]:
+) -> tuple[Any, dict[Hashable, int], list[Problem], dict[str, list[Hashable]], dict[str, dict[Hashable, int | float]]]:
     assert spec.model is not None
-    typed = [c for c, kind in spec.dtypes().items() if kind != "object" and c in columns]
+    # the columns whose empty cell the rules read as something (0, FALSE, a default word such as Pending):
+    # their empty cells are remembered, so that History records them empty and a rollback leaves them so
+    defaulted = defaulted_columns(spec.model)
+    typed = [c for c, kind in spec.dtypes().items() if (kind != "object" or c in defaulted) and c in columns]
     empty: dict[str, list[Hashable]] = {c: [] for c in typed}
+    # the engine's text columns holding a number (the Game tab's turn): History records the number, not its text
+    texts = [c for c in text_columns(spec.model) if c in spec.writable and c in columns]
+    held: dict[str, dict[Hashable, int | float]] = {c: {} for c in texts}
     problems: list[Problem] = []
     records: list[Any] = []  # the rows' models
     keys: list[Hashable] = []
@@ -202,10 +228,49 @@ def _type_rows(
         for column in typed:
             if values[column] is None or values[column] == "":
                 empty[column].append(key)
-    return frame_from_models(spec, records, keys), key_rows, problems, empty
+        for column in texts:
+            value = values[column]
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                held[column][key] = value
+    return frame_from_models(spec, records, keys), key_rows, problems, empty, held
 
 
 FAST_ROWS = 2_000  # a tab longer than this is typed with its model's fast twin
+
+
+@functools.cache
+def text_columns(model: type[BaseModel]) -> frozenset[str]:
+    """The columns of a row model that read a number as its text (a Text column): the number a sheet holds
+    there is not the value the rules see."""
+    found = set()
+    for name, info in model.model_fields.items():
+        field: Any = Annotated[info.annotation, *info.metadata]
+        try:
+            read = TypeAdapter(field).validate_python(7)
+        except ValidationError:
+            continue
+        if read == "7":
+            found.add(info.alias or name)
+    return frozenset(found)
+
+
+@functools.cache
+def defaulted_columns(model: type[BaseModel]) -> frozenset[str]:
+    """The columns of a row model whose empty cell is read as a value that is not empty (an enum's default
+    word, a count's 0...): an empty cell there is not what the rules see."""
+    found = set()
+    for name, info in model.model_fields.items():
+        field: Any = Annotated[info.annotation, *info.metadata]  # the column's type as the model checks it
+        adapter: TypeAdapter[Any] = TypeAdapter(field)
+        for blank in (None, ""):
+            try:
+                read = adapter.validate_python(blank)
+            except ValidationError:
+                continue  # an empty cell is a problem there, never a value
+            if not (read is None or read == ""):
+                found.add(info.alias or name)
+                break
+    return frozenset(found)
 
 
 @functools.cache
@@ -224,7 +289,9 @@ def fast_twin(model: type[BaseModel]) -> type[BaseModel]:
                 kept.metadata = []  # the type's own checks, which the twin's second member holds
                 twins[name] = (twin, kept)
                 break
-    return create_model(model.__name__, __base__=model, __module__=model.__module__, **twins)
+    fields: dict[str, Any] = twins
+    made: type[BaseModel] = create_model(model.__name__, __base__=model, __module__=model.__module__, **fields)
+    return made
 
 
 def _validated(fast: type[BaseModel], model: type[BaseModel], values: dict[str, Any]) -> BaseModel:

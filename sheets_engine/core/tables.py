@@ -56,8 +56,9 @@ class TabSpec:
         if self.model is None:
             return dict.fromkeys(self.headers, "object")
         kinds = {}
+        numbers: dict[object, str] = {int: "int64", bool: "bool"}
         for name, info in self.model.model_fields.items():
-            kinds[info.alias or name] = {int: "int64", bool: "bool"}.get(info.annotation, "object")
+            kinds[info.alias or name] = numbers.get(info.annotation, "object")
         return kinds
 
 
@@ -100,6 +101,8 @@ class GameState:
     # the cells of number and flag columns that were empty in the sheet (read as 0 or FALSE), by tab:
     # History says "empty" for them, so that a rollback puts an empty cell back, not a 0
     blanks: Mapping[str, Mapping[str, frozenset[Hashable]]] = field(default_factory=dict)  # tab -> column -> keys
+    # tab -> column -> key -> the number a text column held as read (History records the cell as it was)
+    numbers: Mapping[str, Mapping[str, Mapping[Hashable, int | float]]] = field(default_factory=dict)
 
     def frame(self, tab: str) -> pd.DataFrame:
         """The tab's frame (treat as read-only)."""
@@ -200,7 +203,7 @@ class _Tab:
         array = self._arrays.get(column)
         if array is None:
             array = self._arrays[column] = self.frame[column].to_numpy()
-        return _plain(array[self.position(key)])
+        return plain(array[self.position(key)])
 
     def flush(self) -> pd.DataFrame:
         """Apply the cells set and the rows added to the frame (column-wise, not cell by cell)."""
@@ -305,8 +308,8 @@ class Draft:
         # what `set` does for each differing cell, without its per-cell lookups (a derived column is 10,000 cells);
         # tolist() gives numbers and flags as plain Python values in one call, objects as they are
         news, olds = values.to_numpy()[differs], current.to_numpy()[differs]
-        news = news.tolist() if news.dtype != object else [_plain(v) for v in news]
-        olds = olds.tolist() if olds.dtype != object else [_plain(v) for v in olds]
+        news = news.tolist() if news.dtype != object else [plain(v) for v in news]
+        olds = olds.tolist() if olds.dtype != object else [plain(v) for v in olds]
         for key, new, old in zip(keys, news, olds, strict=True):
             value = _cast(dtype, new)
             if _same(old, value):
@@ -348,8 +351,8 @@ class Draft:
         return replace(self.state, tables=tables, rows=self._rows)
 
 
-def _plain(value: Any) -> Any:
-    """numpy scalars as plain Python values (for History and the stores)."""
+def plain(value: Any) -> Any:
+    """numpy scalars as plain Python values (for History and the stores); other values as they are."""
     return value.item() if hasattr(value, "item") else value
 
 

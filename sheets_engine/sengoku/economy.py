@@ -8,6 +8,7 @@ Mon taxed this turn can pay for a building ordered this turn.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable, Iterable
 
 import numpy as np
 
@@ -176,8 +177,8 @@ def recruit_levies(turn: Turn, order: Order, recruited: set[str]) -> None:
     )
 
 
-def _new_army_name(taken: object, clan: str, province: str) -> str:
-    names = set(taken)  # type: ignore[call-overload]
+def _new_army_name(taken: Iterable[Hashable], clan: str, province: str) -> str:
+    names = set(taken)
     name, number = f"{clan} Levies of {province}", 2
     while name in names:
         name, number = f"{clan} Levies of {province} {number}", number + 1

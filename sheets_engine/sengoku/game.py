@@ -9,12 +9,13 @@ from datetime import datetime
 from importlib.resources import files
 from typing import Annotated
 
-from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator, model_validator
+from pydantic import BeforeValidator, Field, ValidationError, field_validator, model_validator
 
-from sheets_engine.core.cells import Count, Deadline, Text, Whole, ZoneName, split_names
-from sheets_engine.core.deadlines import Schedule, read_ledger, schedule, time_zone
+from sheets_engine.core.cells import Count, Text, Whole, split_names
+from sheets_engine.core.deadlines import Schedule
 from sheets_engine.core.load import game_key_problems
 from sheets_engine.core.problems import Problem
+from sheets_engine.core.settings import DeadlineKeys
 from sheets_engine.core.tables import GameState
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"  # last_resolved_at, UTC
@@ -33,7 +34,7 @@ def _engine_time(value: object) -> str:
 EngineTime = Annotated[str, BeforeValidator(_engine_time)]
 
 
-class GameSettings(BaseModel):
+class GameSettings(DeadlineKeys):
     """Every key of the Game tab. Defaults live in the template Game tab, not here."""
 
     ruleset: Text = "sengoku"
@@ -77,11 +78,7 @@ class GameSettings(BaseModel):
     siege_timer: Count = Field(ge=1)
     siege_timer_piety5: Count = Field(ge=1)
     hostile_presence_death_chance: Count = Field(le=100)
-    # Deadlines (issue 14); optional so that a workbook from before them keeps today's behaviour.
-    deadline: Deadline = ""
-    time_zone: ZoneName = ""
-    turn_hours: Count = 0
-    cutoffs: Text = ""
+    # Deadlines (issue 14): DeadlineKeys', optional so that a workbook from before them keeps today's behaviour.
     reminded_turn: Count = 0  # written by `remind`: the last turn whose players were reminded
     # The linked Google Form (issue 17); optional: `form sync` writes them when it first links the Form.
     form_id: Text = ""
@@ -89,21 +86,9 @@ class GameSettings(BaseModel):
     form_order_item: Text = ""
     form_target_item: Text = ""
 
-    @field_validator("cutoffs")
-    @classmethod
-    def _ledger(cls, value: str) -> str:
-        read_ledger(value, time_zone(""))
-        return value
-
-    @model_validator(mode="after")
-    def _turn_length(self) -> GameSettings:
-        if self.deadline.strip() and self.turn_hours < 1:
-            raise ValueError("turn_hours must be at least 1 when a deadline is set")
-        return self
-
     def schedule(self) -> Schedule:
         """The turn's deadline, the turn length and the cutoffs kept from earlier resolutions."""
-        return schedule(self.turn, self.deadline, self.turn_hours, self.time_zone, self.cutoffs)
+        return self.schedule_of(self.turn)
 
     @field_validator("last_resolved_at")
     @classmethod

@@ -94,9 +94,7 @@ def _clip(text: str) -> str:
     return text[: MAX_TEXT - len(marker)] + marker
 
 
-def new_responses(
-    responses: pd.DataFrame, orders: pd.DataFrame
-) -> list[tuple[Hashable, dict[str, Any], tuple[str, str]]]:
+def new_responses(responses: pd.DataFrame, orders: pd.DataFrame) -> list[tuple[int, dict[str, Any], tuple[str, str]]]:
     """Form responses not yet copied into Orders: each one's sheet row, its Orders row values, and
     the column and reason it is refused for (("", "") if it is not)."""
     copied = Counter(
@@ -105,7 +103,7 @@ def new_responses(
     )
     found = []
     for number, response in zip(responses.index, plain_records(responses), strict=True):
-        values = {column: _clip(str(response[source])) for source, column in _PLAYER_FIELDS}
+        values: dict[str, Any] = {column: _clip(str(response[source])) for source, column in _PLAYER_FIELDS}
         values["Submitted"] = timestamp_text(response["Timestamp"])
         ident = _identity(values["Submitted"], values["Email"], values["Character"], values["Order"],
                           values["Target"], values["Detail"])  # fmt: skip
@@ -172,7 +170,7 @@ def intake(turn: Turn) -> None:
     taken = sorted(zip(mine.index.tolist(), rows, strict=True), key=lambda kr: _when(kr[1]["Submitted"]))  # stable
     for key, row in taken:
         name = find(characters.index, row["Character"]) or ""
-        order_type = _order_type(row["Order"])
+        order_type = parse_order_type(row["Order"])
         answer = turn.refused.get(key, "") or _too_long(row)
         refused: Refused | None = Refused(Refusal.BAD_ANSWER, answer) if answer else None
         by_daimyo = False
@@ -186,7 +184,7 @@ def intake(turn: Turn) -> None:
         order = Order(key, name, row["Email"], order_type, row["Target"], row["Detail"], bool(row["Secret"]),
                       row["Submitted"])  # fmt: skip
         valid.append((order, by_daimyo))
-    latest: dict[str, tuple[tuple[bool, str, int], Order]] = {}
+    latest: dict[str, tuple[tuple[bool, tuple[bool, str], int], Order]] = {}
     for position, (order, by_daimyo) in enumerate(valid):
         free = order.type.value in missions.index and bool(missions.at[order.type.value, "Free Action"])
         if free:
@@ -248,7 +246,7 @@ def response_problems(state: GameState) -> list[Problem]:
             refused, _ = _authority(draft, name, values["Character"], values["Email"])
             reason = refused.reason if refused is not None else ""
             column, value = "Character", values["Character"]
-        if not reason and _order_type(values["Order"]) is None:
+        if not reason and parse_order_type(values["Order"]) is None:
             column, value, reason = "Order", values["Order"], unknown_order(values["Order"])
         if reason:
             problems.append(
@@ -261,7 +259,7 @@ def response_problems(state: GameState) -> list[Problem]:
 _COMMAND_GROUPS = ("econ-", "army-", "social-", "clan-", "letter-")
 
 
-def _order_type(text: str) -> OrderType | None:
+def parse_order_type(text: str) -> OrderType | None:
     """The order a player named: "tax-province", "Tax Province" or "/econ tax-province"."""
     cleaned = "-".join(text.strip().lstrip("/").casefold().replace("_", " ").split())
     for group in _COMMAND_GROUPS:

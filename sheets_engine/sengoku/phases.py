@@ -1,19 +1,21 @@
 """One turn of Sengoku Jidai: the phases in the rules' fixed sequence, over one Draft.
 
-`_phases` is the single list that says the order (docs/orders.md, "The order of a resolution";
-the step numbers are stable). Each phase is a function of the `Turn` (sengoku.turn).
+`phase_list` is the single list that says the order (docs/orders.md, "The order of a resolution";
+the step numbers are stable). Each phase is a function of the `Turn` (sengoku.turn). The turn
+skeleton (core.turn) runs them, then advances the turn (step 14's last part).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sheets_engine.core.deadlines import local_text, write_ledger
+from sheets_engine.core import turn as skeleton
 from sheets_engine.core.dice import Dice
-from sheets_engine.core.lifecycle import RunLedger, RunStatus, nothing_to_do
-from sheets_engine.core.ruleset import Outcome
-from sheets_engine.core.tables import Draft, GameState
+from sheets_engine.core.lifecycle import Outcome, RunLedger
+from sheets_engine.core.tables import GameState
+from sheets_engine.core.turn import Begun, Ended, Step, TurnPlan, deadline_summary
 from sheets_engine.sengoku import (
     battle,
     claim_daimyo,
@@ -31,13 +33,15 @@ from sheets_engine.sengoku import (
     succession,
     winter,
 )
-from sheets_engine.sengoku.game import GameSettings, read_settings
+from sheets_engine.sengoku.game import read_settings
 from sheets_engine.sengoku.turn import Turn
 
 Phase = Callable[[Turn], None]
 
 
-def _phases() -> list[tuple[int, str, Phase]]:
+def phase_list() -> list[tuple[int, str, Phase]]:
+    """Every phase of a turn, in the rules' fixed sequence: (the guide's step, its name, the rule)."""
+
     def recalculate(turn: Turn) -> None:
         derived.recalculate(turn.draft, turn.settings, cause="recalc")
 
@@ -66,36 +70,22 @@ def _phases() -> list[tuple[int, str, Phase]]:
         (13, "winter ownership consolidation", winter.consolidation),
         (14, "recalculate derived stats", recalculate),
         (14, "orders no rule settled", orders.left_pending),
-        (14, "the turn advances", advance),
-    ]
+    ]  # then the turn advances (core.turn: turn, last_resolved_turn, the deadline, the cutoffs)
 
 
-def advance(turn: Turn) -> None:
-    """Step 14: `turn` += 1, `last_resolved_turn` written, the deadline moved on by the turn length, and a
-    forced cutoff kept in `cutoffs` (so that the turn resolved again after a rollback takes the same orders)."""
-    cause = f"turn {turn.number} resolved"
-    turn.draft.set("Game", "turn", "Value", str(turn.number + 1), cause)
-    turn.draft.set("Game", "last_resolved_turn", "Value", str(turn.number), cause)
-    plan = turn.settings.schedule()
-    following = plan.next_deadline()
-    if following is None:
-        return
-    turn.draft.set("Game", "deadline", "Value", local_text(following, plan.zone), cause)
-    if turn.cutoff is not None and turn.cutoff != plan.deadline and plan.recorded() is None:
-        ledger = {**plan.cutoffs, turn.number: turn.cutoff}
-        turn.draft.set("Game", "cutoffs", "Value", write_ledger(ledger, plan.zone), cause)
+LEDGER_KEYS = ("turn", "last_resolved_turn")
 
 
-def not_due(settings: GameSettings, now: datetime) -> str:
-    """Why this resolution should do nothing, or "" when the turn is due.
+def read_ledger(state: GameState) -> RunLedger:
+    """Where the campaign stands: the turn to resolve, the last one resolved, its deadlines."""
+    settings = read_settings(state)
+    return RunLedger(settings.turn, settings.last_resolved_turn, settings.schedule(), keys=LEDGER_KEYS)
 
-    With a deadline the turn is due once it has passed; without one, `min_hours_between_turns` after the
-    last resolution (so that a second cron run does nothing)."""
-    ledger = RunLedger(settings.turn, settings.last_resolved_turn, settings.schedule())
-    if ledger.already_resolved():
-        return ledger.already_resolved()
-    if ledger.schedule.deadline is not None:
-        return ledger.waiting(now)
+
+def idle(state: GameState, ledger: RunLedger, now: datetime) -> str:
+    """Why a turn with no deadline is not due ("" when it is): `min_hours_between_turns` after the last
+    resolution (so that a second cron run does nothing)."""
+    settings = read_settings(state)
     if settings.last_resolved_at and settings.min_hours_between_turns:
         try:
             last = datetime.strptime(settings.last_resolved_at, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
@@ -113,50 +103,48 @@ def not_due(settings: GameSettings, now: datetime) -> str:
     return ""
 
 
-DICE_PER_ROW = 100  # a Google Sheets cell holds at most 50,000 characters
+def begin(begun: Begun) -> Turn:
+    """The turn every phase is given, over the skeleton's draft, dice and cutoff."""
+    return Turn(begun.draft, read_settings(begun.state), begun.dice, begun.ledger.period, cutoff=begun.cutoff)
 
 
-def _log_dice(turn: Turn) -> None:
-    """Every roll of the turn, in the order drawn, for the GM: a roll that changed nothing (a leader
-    who survived his death roll) is in no History row, and an auditor replays the turn from these."""
-    rolls = [str(roll) for roll in turn.dice.rolls]
-    for start in range(0, len(rolls), DICE_PER_ROW):
-        chunk = rolls[start : start + DICE_PER_ROW]
-        turn.notify("gm", "private", f"Dice {start + 1}-{start + len(chunk)} of {len(rolls)}: " + "; ".join(chunk))
+def steps() -> list[Step[Turn]]:
+    """The phases as the skeleton's steps (no pause: a Sengoku Jidai turn resolves in one run)."""
+    return [Step(name, phase) for _step, name, phase in phase_list()]
+
+
+def summary(turn: Turn, ended: Ended) -> dict[str, Any]:
+    """The run's counts: the turn, its year and season, what each phase did, the dice and the deadlines."""
+    turn.summary["dice rolled"] = len(turn.dice.rolls)
+    return {
+        "resolved": True,
+        "turn": turn.number,
+        "year": turn.settings.year(turn.number),
+        "winter": turn.winter,
+        **dict(turn.summary),
+        **deadline_summary(ended.ledger, ended.cutoff),
+    }
+
+
+def headline(turn: Turn, ended: Ended) -> str:
+    """'Turn 3 (year 1), Winter resolved'."""
+    year = turn.settings.year(turn.number)
+    return f"Turn {turn.number} (year {year})" + (", Winter" if turn.winter else "") + " resolved"
+
+
+PLAN: TurnPlan[Turn] = TurnPlan(
+    ledger=read_ledger,
+    begin=begin,
+    steps=steps,
+    summary=summary,
+    headline=headline,
+    idle=idle,
+    resolved_at="last_resolved_at",  # the wait of a campaign with no deadline counts from it
+)
 
 
 def resolve_turn(state: GameState, now: datetime, force: bool = False, dice: Dice | None = None) -> Outcome:
-    """Resolve the Game tab's turn: every phase in order. Pure: the input state is untouched.
-
-    `dice` replaces the turn's seeded dice (a check before the deadline tries the extremes).
-    """
-    settings = read_settings(state)
-    reason = not_due(settings, now)
-    if reason and not (force and settings.last_resolved_turn < settings.turn):
-        summary = {"resolved": False, "reason": reason}
-        return Outcome(state, [], {}, settings.turn, summary, RunStatus.NOTHING, nothing_to_do(reason))
-    draft = Draft(state)
-    cutoff = settings.schedule().cutoff(now, force)
-    rolls = dice if dice is not None else Dice(settings.seed, settings.turn)
-    turn = Turn(draft, settings, rolls, settings.turn, cutoff=cutoff)
-    for _step, _name, phase in _phases():
-        phase(turn)
-    stamp = now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
-    draft.set("Game", "last_resolved_at", "Value", stamp, f"turn {turn.number} resolved")
-    turn.summary["dice rolled"] = len(turn.dice.rolls)
-    _log_dice(turn)
-    summary = {
-        "resolved": True,
-        "turn": turn.number,
-        "year": settings.year(turn.number),
-        "winter": turn.winter,
-        **dict(turn.summary),
-    }
-    plan = settings.schedule()
-    if turn.cutoff is not None and plan.deadline is not None:
-        summary["orders sent by"] = local_text(turn.cutoff, plan.zone)
-        summary["next deadline"] = local_text(plan.next_deadline() or plan.deadline, plan.zone)
-    headline = (
-        f"Turn {turn.number} (year {settings.year(turn.number)})" + (", Winter" if turn.winter else "") + " resolved"
-    )
-    return Outcome(draft.finish(), draft.changes, dict(draft.logs), turn.number, summary, RunStatus.RESOLVED, headline)
+    """Resolve the Game tab's turn: every phase in order, through the turn skeleton (core.turn). Pure: the
+    input state is untouched. `dice` replaces the turn's seeded dice (a check before the deadline tries the
+    extremes)."""
+    return skeleton.resolve_turn(PLAN, state, now, force, dice)

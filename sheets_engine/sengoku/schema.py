@@ -12,9 +12,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from sheets_engine.core.cells import Count, Flag, Fraction, OptionalCount, Text, Timestamp, Whole, enum_of, is_blank
+from sheets_engine.core.cells import Count, Flag, Fraction, OptionalCount, Text, Timestamp, Whole, enum_cell, is_blank
+from sheets_engine.core.history import HISTORY_COLUMNS, history_spec
 from sheets_engine.core.tables import TabSpec
-from sheets_engine.core.writeset import HISTORY_COLUMNS, HISTORY_OPTIONAL
 
 
 class ProvinceType(StrEnum):
@@ -172,7 +172,7 @@ SLOT_COLUMNS = ("Building 1", "Building 2", "Building 3", "Building 4", "Buildin
 
 class ProvinceRow(Row):
     province: Text = Field(alias="Province")
-    type: enum_of(ProvinceType) = Field(alias="Type")  # type: ignore[valid-type]
+    type: Annotated[ProvinceType, enum_cell(ProvinceType)] = Field(alias="Type")
     resource: Text = Field(alias="Resource")
     terrain: Text = Field(alias="Terrain")
     province_owner: Text = Field(alias="Province Owner")
@@ -218,7 +218,7 @@ DERIVED_COLUMNS = (
 
 class BuildingRow(Row):
     building: Text = Field(alias="Building")
-    kind: enum_of(BuildingKind) = Field(alias="Kind")  # type: ignore[valid-type]
+    kind: Annotated[BuildingKind, enum_cell(BuildingKind)] = Field(alias="Kind")
     resource: Text = Field(alias="Resource")
     cost: Count = Field(alias="Cost")
     tax_regen: Whole = Field(alias="Tax Regen")
@@ -264,7 +264,7 @@ class TerrainRow(Row):
 
 
 class TechRow(Row):
-    discipline: enum_of(Discipline) = Field(alias="Discipline")  # type: ignore[valid-type]
+    discipline: Annotated[Discipline, enum_cell(Discipline)] = Field(alias="Discipline")
     level: Count = Field(alias="Level")
     effect: Text = Field(alias="Effect")
     winter_loss: Fraction = Field(alias="Winter Loss")
@@ -295,7 +295,7 @@ class ArmyRow(Row):
     siege: Count = Field(alias="Siege")
     origin: Text = Field(alias="Origin")
     moved: Flag = Field(alias="Moved")
-    status: enum_of(ArmyStatus, ArmyStatus.FIELD) = Field(alias="Status")  # type: ignore[valid-type]
+    status: Annotated[ArmyStatus, enum_cell(ArmyStatus, ArmyStatus.FIELD)] = Field(alias="Status")
 
 
 class CharacterRow(Row):
@@ -306,7 +306,7 @@ class CharacterRow(Row):
     title: Text = Field(alias="Title")
     authority: Whole = Field(alias="Authority")
     location: Text = Field(alias="Location")
-    status: enum_of(CharacterStatus, CharacterStatus.ALIVE) = Field(alias="Status")  # type: ignore[valid-type]
+    status: Annotated[CharacterStatus, enum_cell(CharacterStatus, CharacterStatus.ALIVE)] = Field(alias="Status")
 
 
 class ResponseRow(Row):
@@ -330,7 +330,7 @@ class OrderRow(Row):
     target: Text = Field(alias="Target")
     detail: Text = Field(alias="Detail")
     secret: SecretFlag = Field(alias="Secret")  # the form's words too: a GM copies an answer in as it was given
-    status: enum_of(OrderStatus, OrderStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
+    status: Annotated[OrderStatus, enum_cell(OrderStatus, OrderStatus.PENDING)] = Field(alias="Status")
     result: Text = Field(alias="Result")
 
 
@@ -338,8 +338,8 @@ class TechChoiceRow(Row):
     turn: Count = Field(alias="Turn")
     clan: Text = Field(alias="Clan")
     character: Text = Field(alias="Character")
-    discipline: enum_of(Discipline) = Field(alias="Discipline")  # type: ignore[valid-type]
-    status: enum_of(ChoiceStatus, ChoiceStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
+    discipline: Annotated[Discipline, enum_cell(Discipline)] = Field(alias="Discipline")
+    status: Annotated[ChoiceStatus, enum_cell(ChoiceStatus, ChoiceStatus.PENDING)] = Field(alias="Status")
 
 
 class LetterRow(Row):
@@ -348,7 +348,7 @@ class LetterRow(Row):
     from_: Text = Field(alias="From")
     to_clan: Text = Field(alias="To Clan")
     text: Text = Field(alias="Text")
-    status: enum_of(LetterStatus, LetterStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
+    status: Annotated[LetterStatus, enum_cell(LetterStatus, LetterStatus.PENDING)] = Field(alias="Status")
     delivered_turn: OptionalCount = Field(alias="Delivered Turn")
 
 
@@ -364,7 +364,7 @@ class SiegeRow(Row):
     defender: Text = Field(alias="Defender")
     timer: Count = Field(alias="Timer")
     started_turn: Count = Field(alias="Started Turn")
-    status: enum_of(SiegeStatus, SiegeStatus.ACTIVE) = Field(alias="Status")  # type: ignore[valid-type]
+    status: Annotated[SiegeStatus, enum_cell(SiegeStatus, SiegeStatus.ACTIVE)] = Field(alias="Status")
 
 
 BATTLE_HEADERS = (
@@ -373,7 +373,7 @@ BATTLE_HEADERS = (
 )  # fmt: skip
 # Delivered: engine-owned, written by `sheets-engine notify` (when and which Discord messages).
 NOTIFICATION_HEADERS = ("Turn", "Audience", "Channel", "Message", "Delivered")
-HISTORY_HEADERS = HISTORY_COLUMNS  # the same for every ruleset (core/writeset.py)
+HISTORY_HEADERS = HISTORY_COLUMNS  # the same for every ruleset (core/history.py)
 
 UNIT_COLUMNS = ("Spear", "Sword", "Archer", "Cavalry", "Firearm", "Samurai", "Siege")
 TECH_COLUMNS = ("Development", "Expansion", "Warfare", "Piety", "Learning")
@@ -424,7 +424,7 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Sieges", SiegeRow, engine_columns=("Status",), rule_columns=("Timer",)),
     TabSpec("Battles", None, log=True, headers=BATTLE_HEADERS),
     TabSpec("Notifications", None, log=True, headers=NOTIFICATION_HEADERS, optional=("Delivered",)),
-    TabSpec("History", None, log=True, headers=HISTORY_HEADERS, optional=HISTORY_OPTIONAL),
+    history_spec(),
 )
 
 

@@ -14,6 +14,7 @@ SOURCE is a spreadsheet URL (`https://docs.google.com/spreadsheets/d/KEY/edit`) 
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -163,7 +164,7 @@ class GoogleSheetsStore:
             )
         for batch in pack(stages.staged, self.request_limit):
             try:
-                self.session.call("stage", lambda batch=batch: self.client.send_write(self.key, {"requests": batch}))
+                self.session.call("stage", functools.partial(self.client.send_write, self.key, {"requests": batch}))
             except AnswerLost as lost:
                 raise SheetsUnavailable(
                     f"Google's answer to staging a write to {self.name} was lost ({lost.failure}). Nothing visible "

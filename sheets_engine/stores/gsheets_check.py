@@ -16,8 +16,9 @@ from typing import Any
 from sheets_engine.stores.base import StoreError
 from sheets_engine.stores.gsheets_http import AnswerLost, SheetsUnavailable, describe
 from sheets_engine.stores.gsheets_landing import LANDED, NOT_LANDED, Expected, judge, lost_message
-from sheets_engine.stores.gsheets_layout import a1_range, quote_title
+from sheets_engine.stores.gsheets_layout import a1_range
 from sheets_engine.stores.gsheets_plan import rectangles
+from sheets_engine.stores.gsheets_read import quote_title
 from sheets_engine.stores.gsheets_session import Seen, SheetsSession, refused_with, shape_of, size_of
 from sheets_engine.stores.guard import Cell, Conflict, ConflictError, Reshaped, Shape, find_conflicts, find_reshapes
 
@@ -126,7 +127,7 @@ def send_guarded(session: SheetsSession, seen: Seen, requests: list[dict[str, An
                 raise StoreError(session.explain("write", error)) from error
         if verdict is LANDED:
             return
-        if verdict is not NOT_LANDED:
+        if not isinstance(verdict, str):  # neither all nor none landed: what differs, named
             raise ConflictError(verdict, session.name, lost_message(session.name, failure, verdict))
         if attempt < policy.attempts:
             policy.sleep(policy.delay(attempt, None))

@@ -137,7 +137,7 @@ class SheetsClient(HTTPClient):
         self.exchanges: list[Exchange] = []
         self.set_timeout(self.retry.timeout)
 
-    def request(self, method: str, endpoint: str, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+    def request(self, method: str, endpoint: str, *args: Any, **kwargs: Any) -> requests.Response:
         """One read, retried on transient failures within the policy's bounds (a read changes nothing)."""
         endpoint = self._moved(endpoint)
         started = time.monotonic()

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 
 from sheets_engine.stores.base import StoreError
 from sheets_engine.stores.gsheets_http import describe, message_of, status_of
-from sheets_engine.stores.gsheets_layout import is_staging, quote_title
-from sheets_engine.stores.gsheets_read import GRID_FIELDS, PROPERTIES_FIELDS, Grid, parse_grids, ranges_for
+from sheets_engine.stores.gsheets_layout import is_staging
+from sheets_engine.stores.gsheets_read import GRID_FIELDS, PROPERTIES_FIELDS, Grid, parse_grids, quote_title, ranges_for
 from sheets_engine.stores.gsheets_source import DOCS, PREFIX
 from sheets_engine.stores.guard import Cell, Shape
 

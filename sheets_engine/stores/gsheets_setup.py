@@ -11,6 +11,7 @@ is never sent again: the command stops and says so).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -82,7 +83,7 @@ def lay_out(
         requests.append({"deleteSheet": {"sheetId": sheets[default[0]]["sheetId"]}})
     for batch in pack(requests, limit) if requests else []:
         try:
-            session.call("lay out", lambda batch=batch: session.client.send_write(session.key, {"requests": batch}))
+            session.call("lay out", functools.partial(session.client.send_write, session.key, {"requests": batch}))
         except AnswerLost as lost:
             raise SheetsUnavailable(
                 f"Google's answer to laying out {session.name} was lost ({lost.failure}): the tabs may be laid "

@@ -231,7 +231,8 @@ class WorkbookStore:
         """
         if not cells:
             return
-        from sheets_engine.stores.xlsx_patch import Appended, SheetWrites
+        from sheets_engine.stores.xlsx_codec import Appended
+        from sheets_engine.stores.xlsx_patch import SheetWrites
 
         grouped: dict[str, SheetWrites] = {}
         for cell in cells:
@@ -262,7 +263,8 @@ class WorkbookStore:
         raise WorkbookChanged(self.path, how)
 
     def _patch(self, grouped: Mapping[str, Mapping[int, Mapping[int, Any]]], data: bytes, current: Snapshot) -> None:
-        from sheets_engine.stores.xlsx_patch import PatchError, patch_workbook
+        from sheets_engine.stores.xlsx_codec import PatchError
+        from sheets_engine.stores.xlsx_workbook import patch_workbook
 
         def fill(temp: str) -> None:
             try:
@@ -451,7 +453,7 @@ MAX_CELLS = 25_000_000  # a tab read as a grid of more cells than this is a stra
 def _check_extent(path: Path, title: str, rows: int, columns: int) -> None:
     """Refuse a tab whose grid would be vast (one value at XFD200000 is 3 billion cells to calamine)."""
     if rows * columns > MAX_CELLS:
-        from sheets_engine.stores.xlsx_patch import column_letters
+        from sheets_engine.stores.xlsx_codec import column_letters
 
         raise StoreError(
             f"{path}: the {title} tab reaches cell {column_letters(columns)}{rows}, far beyond any campaign's data "
@@ -462,7 +464,7 @@ def _check_extent(path: Path, title: str, rows: int, columns: int) -> None:
 
 def _header_only(title: str, sheet: Any) -> RawTab:
     """A tab's header and last used row, without turning its rows into Python values."""
-    first = next(iter(sheet.iter_rows()), [])
+    first: list[Any] = next(iter(sheet.iter_rows()), [])
     last = sheet.end[0] + 1 if sheet.height else 0  # calamine's end is 0-based (row, column)
     return RawTab(title, _raw_tab(title, [list(first)]).header, [], last)
 

@@ -117,7 +117,7 @@ def _shared_texts(
         return
     from openpyxl.formula.translate import Translator
 
-    from sheets_engine.stores.xlsx_patch import column_letters
+    from sheets_engine.stores.xlsx_codec import column_letters
 
     for (row, column), si in children:
         if si not in masters:
@@ -168,7 +168,7 @@ def scan_workbook(
 ) -> dict[str, SheetFacts]:
     """SheetFacts of these tabs (by title) of the workbook at `path`; each sheet's XML put in `inflated`
     by its part's name when given (the workbook store's write patches it without inflating it again)."""
-    from sheets_engine.stores.xlsx_patch import sheet_parts
+    from sheets_engine.stores.xlsx_workbook import sheet_parts
 
     with zipfile.ZipFile(path) as archive:
         parts = sheet_parts(archive)
@@ -193,7 +193,7 @@ def declared_extents(path: str | IO[bytes], titles: list[str]) -> dict[str, tupl
     rows saves, and every program that writes .xlsx (Excel, LibreOffice, openpyxl, this engine's
     patcher) keeps the dimension.
     """
-    from sheets_engine.stores.xlsx_patch import sheet_parts
+    from sheets_engine.stores.xlsx_workbook import sheet_parts
 
     found = {}
     with zipfile.ZipFile(path) as archive:
@@ -226,7 +226,8 @@ def header_and_length(path: str | IO[bytes], title: str) -> tuple[list[Any], int
     400,000 rows costs what inflating it costs. None when the head or the tail is not plain enough
     to tell (no row 1, rows without numbers): the caller reads the tab the long way.
     """
-    from sheets_engine.stores.xlsx_patch import last_held_row, sheet_parts
+    from sheets_engine.stores.xlsx_patch import last_held_row
+    from sheets_engine.stores.xlsx_workbook import sheet_parts
     from sheets_engine.stores.xlsx_zip import segments_of
 
     with zipfile.ZipFile(path) as archive:

@@ -1,4 +1,4 @@
-"""Write single cells into an .xlsx file by editing its sheet XML in place.
+"""The row patcher of the workbook writer: single cells set into a sheet's XML in place.
 
 openpyxl rewrites a whole workbook on save: it loads every cell (minutes at 100,000 provinces)
 and drops what it does not model (charts, images, pivot tables). A resolution changes a few
@@ -11,142 +11,27 @@ from __future__ import annotations
 
 import bisect
 import functools
-import io
 import itertools
-import math
-import os
 import re
-import zipfile
-import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import date, datetime
-from pathlib import PurePosixPath
 from typing import Any
 
-_ROW = re.compile(rb"<(?:\w+:)?row\b[^>]*?(?:/>|>.*?</(?:\w+:)?row>)", re.DOTALL)
+from sheets_engine.stores.xlsx_codec import (
+    Appended,
+    PatchError,
+    cell_xml,
+    column_index,
+    column_letters,
+    rows_xml,
+)
+
+ROW = re.compile(rb"<(?:\w+:)?row\b[^>]*?(?:/>|>.*?</(?:\w+:)?row>)", re.DOTALL)
 # a cell, with the column letters of its r="B7" when it has one
 # XML lets an attribute's value be in single quotes too (r='7'): these read both
 _CELL = re.compile(rb'<(?:\w+:)?c\b(?=[^>]*?\br=["\']([A-Za-z]+))?[^>]*?(?:/>|>.*?</(?:\w+:)?c>)', re.DOTALL)
 _LAST_ROW = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br=["\'](\d+)["\']')
-_ATTR = re.compile(rb'\b([\w:]+)="([^"]*)"')
-_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # not allowed in XML 1.0
-_EXCEL_EPOCH = datetime(1899, 12, 30)
-_SHEET_DATA = re.compile(rb"<((?:\w+:)?)sheetData\b[^>]*?(/?)>")
-
-
-def escape(text: str) -> str:
-    """Text made safe inside an XML element (as xml.sax.saxutils.escape, without importing urllib and ssl)."""
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    return text
-
-
-class PatchError(Exception):
-    """The workbook's structure is not one this writer understands; nothing was written."""
-
-
-@functools.lru_cache(maxsize=1024)
-def column_letters(index: int) -> str:
-    """1 -> A, 27 -> AA.
-
-    openpyxl.utils.get_column_letter says the same, but importing openpyxl costs some 0.18 s and a
-    resolution's write does not otherwise load it; this runs for every cell written."""
-    letters = ""
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
-
-
-def column_index(reference: bytes) -> int:
-    """b"AA7" -> 27 (bytes of the sheet XML, on the hot path: see column_letters)."""
-    index = 0
-    for char in reference:
-        if 65 <= char <= 90:
-            index = index * 26 + char - 64
-        elif 97 <= char <= 122:
-            index = index * 26 + char - 96
-        else:
-            break
-    return index
-
-
-@dataclass(frozen=True)
-class _Sheet:
-    path: str  # the part's name inside the zip
-    prefix: bytes  # the namespace prefix the sheet's elements use (b"" for the default namespace)
-
-
-def sheet_parts(archive: zipfile.ZipFile) -> dict[str, str]:
-    """Tab title -> the zip part holding its XML."""
-    workbook = archive.read("xl/workbook.xml").decode("utf-8")
-    rels = archive.read("xl/_rels/workbook.xml.rels").decode("utf-8")
-    targets = {}
-    for match in re.finditer(r"<(?:\w+:)?Relationship\b([^>]*)/?>", rels):
-        attrs = dict(re.findall(r'([\w:]+)="([^"]*)"', match.group(1)))
-        if "Id" in attrs and "Target" in attrs:
-            target = attrs["Target"]
-            path = target.lstrip("/") if target.startswith("/") else str(PurePosixPath("xl") / target)
-            targets[attrs["Id"]] = path
-    parts = {}
-    for match in re.finditer(r"<(?:\w+:)?sheet\b([^>]*)/?>", workbook):
-        attrs = dict(re.findall(r'([\w:]+)="([^"]*)"', match.group(1)))
-        rid = next((v for k, v in attrs.items() if k.endswith(":id")), None)
-        if rid in targets and "name" in attrs:
-            parts[_unescape(attrs["name"])] = targets[rid]
-    return parts
-
-
-def _unescape(text: str) -> str:
-    return (
-        text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", '"')
-        .replace("&apos;", "'")
-        .replace("&amp;", "&")
-    )
-
-
-def cell_xml(reference: str, value: Any, style: bytes, prefix: bytes) -> bytes:
-    """One <c> element holding the value: a number, TRUE/FALSE, or text (never a formula)."""
-    p = prefix.decode()
-    s = f' s="{style.decode()}"' if style else ""
-    kind = type(value)
-    if kind is int:  # the usual cells first (a first turn writes 100,000 at 10,000 provinces)
-        return f'<{p}c r="{reference}"{s}><{p}v>{value}</{p}v></{p}c>'.encode()
-    if kind is str and value and value.isprintable():
-        text = escape(value)
-        return (
-            f'<{p}c r="{reference}"{s} t="inlineStr"><{p}is><{p}t xml:space="preserve">{text}</{p}t></{p}is></{p}c>'
-        ).encode()
-    if value is None or (isinstance(value, str) and value == ""):
-        return f'<{p}c r="{reference}"{s}/>'.encode()
-    if isinstance(value, bool):
-        return f'<{p}c r="{reference}"{s} t="b"><{p}v>{int(value)}</{p}v></{p}c>'.encode()
-    if isinstance(value, datetime | date) and not isinstance(value, bool):
-        moment = value if isinstance(value, datetime) else datetime(value.year, value.month, value.day)
-        value = (moment.replace(tzinfo=None) - _EXCEL_EPOCH).total_seconds() / 86400
-    if isinstance(value, int | float) and not (isinstance(value, float) and not math.isfinite(value)):
-        number = repr(value) if isinstance(value, float) else str(value)
-        return f'<{p}c r="{reference}"{s}><{p}v>{number}</{p}v></{p}c>'.encode()
-    text = escape(_ILLEGAL.sub("", str(value)))
-    return (
-        f'<{p}c r="{reference}"{s} t="inlineStr"><{p}is><{p}t xml:space="preserve">{text}</{p}t></{p}is></{p}c>'
-    ).encode()
-
-
-@dataclass(frozen=True)
-class Appended:
-    """Whole rows to add below a sheet's last row: row i is `first_row + i`, its values in `columns` (1-based)."""
-
-    first_row: int
-    columns: tuple[int, ...]
-    rows: Sequence[tuple[Any, ...]]
+ATTR = re.compile(rb'\b([\w:]+)="([^"]*)"')
+SHEET_DATA = re.compile(rb"<((?:\w+:)?)sheetData\b[^>]*?(/?)>")
 
 
 class SheetWrites(dict[int, dict[int, Any]]):
@@ -157,55 +42,9 @@ class SheetWrites(dict[int, dict[int, Any]]):
         self.appended = list(appended)
 
 
-def rows_xml(block: Appended, prefix: bytes) -> bytes:
-    """The block's rows as new <row> elements, written in one pass (no cell objects, nothing parsed).
-
-    Each distinct text is escaped (and cleaned of characters XML 1.0 does not allow) once: History
-    repeats its turn, tabs, columns and causes on every row, and a pass over the whole XML for
-    those characters cost as much as writing it.
-    """
-    p = prefix.decode()
-    letters = [column_letters(c) for c in block.columns]
-    heads = [f'<{p}c r="{letter}' for letter in letters]
-    text_open, text_close = f'" t="inlineStr"><{p}is><{p}t xml:space="preserve">', f"</{p}t></{p}is></{p}c>"
-    number_open, number_close = f'"><{p}v>', f"</{p}v></{p}c>"
-    row_open, row_close = f'<{p}row r="', f"</{p}row>"
-    texts: dict[str, str] = {}
-    out: list[str] = []
-    add = out.append
-    for number, row in enumerate(block.rows, start=block.first_row):
-        n = str(number)
-        parts = [row_open, n, '">']
-        put = parts.append
-        for column, (head, value) in enumerate(zip(heads, row, strict=True)):
-            kind = type(value)
-            if kind is str:
-                if not value:
-                    continue
-                body = texts.get(value)
-                if body is None:
-                    body = texts[value] = text_open + escape(_ILLEGAL.sub("", value)) + text_close
-                put(head)
-                put(n)
-                put(body)
-            elif kind is int:
-                put(head)
-                put(n)
-                put(number_open)
-                put(str(value))
-                put(number_close)
-            elif value is None or value == "":
-                continue
-            else:  # floats, booleans, dates and the rest: as a single cell writes them
-                put(cell_xml(letters[column] + n, value, b"", prefix).decode())
-        put(row_close)
-        add("".join(parts))
-    return "".join(out).encode()
-
-
 def _attrs(tag: bytes) -> dict[bytes, bytes]:
     head = tag[: tag.index(b">") + 1] if b">" in tag else tag
-    return dict(_ATTR.findall(head))
+    return dict(ATTR.findall(head))
 
 
 _CELL_START = re.compile(rb"<(?:\w+:)?c[\s/>]")
@@ -225,7 +64,7 @@ def _column_styles(xml: bytes, end: int) -> tuple[tuple[int, int, bytes], ...]:
         return ()
     styles = []
     for match in _COL.finditer(xml, 0, end):
-        attrs = dict(re.findall(rb'\b(min|max|style)=["\'](\d+)["\']', match.group(1)))
+        attrs: dict[bytes, bytes] = dict(re.findall(rb'\b(min|max|style)=["\'](\d+)["\']', match.group(1)))
         if b"style" in attrs and b"min" in attrs:
             styles.append((int(attrs[b"min"]), int(attrs.get(b"max", attrs[b"min"])), attrs[b"style"]))
     return tuple(styles)
@@ -345,8 +184,8 @@ def patch_sheet(
     blocks = sorted(appended, key=lambda b: b.first_row)
     top: int | None = None
     if blocks or (changes and min(changes) > last):
-        top = _last_row(xml, body_start, body_end)
-    if blocks and (blocks[0].first_row <= max(top or 0, max(changes, default=0)) or _overlap(blocks)):
+        top = last_row(xml, body_start, body_end)
+    if blocks and (blocks[0].first_row <= max(top or 0, max(changes, default=0)) or overlapping(blocks)):
         # rare: rows in the way (a GM's formatted empty rows below the data), so cell by cell; but a cell
         # there holding a value is one the read did not count (rows saved out of order): appending over it
         # would overwrite what it holds, so nothing is written
@@ -366,17 +205,17 @@ def patch_sheet(
         added = b"".join(_patch_row(None, n, values, prefix, columns)[0] for n, values in pending.items())
         tail = b"".join(rows_xml(b, prefix) for b in blocks)
         patched = b"".join((before, memoryview(xml)[body_start:body_end], added, tail, after))  # one copy, not two
-        return _grow_dimension(patched, {**changes, **extent}), False
+        return grow_dimension(patched, {**changes, **extent}), False
     numbered = _patch_numbered(xml, body_start, body_end, pending, top, prefix, columns)
     if numbered is not None:
         out, formula = numbered
         out += [rows_xml(b, prefix) for b in blocks]
         patched = b"".join((before, *out, after))
-        return _grow_dimension(patched, {**changes, **extent}), formula
-    out, formula = _walk(xml, body_start, body_end, pending, prefix, columns)
-    out += [rows_xml(b, prefix) for b in blocks]
-    patched = before + b"".join(out) + after
-    return _grow_dimension(patched, {**changes, **extent}), formula
+        return grow_dimension(patched, {**changes, **extent}), formula
+    walked, formula = _walk(xml, body_start, body_end, pending, prefix, columns)
+    walked += [rows_xml(b, prefix) for b in blocks]
+    patched = before + b"".join(walked) + after
+    return grow_dimension(patched, {**changes, **extent}), formula
 
 
 def _walk(
@@ -392,7 +231,7 @@ def _walk(
     """
     rows: list[tuple[int, int, int]] = []  # (number, start, end) of each row, in the file's order
     number = 0
-    for match in _ROW.finditer(xml, start, end):
+    for match in ROW.finditer(xml, start, end):
         # r is optional in the format: a row without it is the one after the row before
         given = _LAST_ROW.match(xml, match.start(), match.end())
         number = int(given.group(1)) if given else number + 1
@@ -455,7 +294,7 @@ def _patch_numbered(
         begin = xml.find(b'%s r="%d"' % (opening, number), cursor, end)
         if begin < 0:
             if top is None:
-                top = _last_row(xml, start, end)
+                top = last_row(xml, start, end)
             if number > top:  # a new row above every row there
                 added.append(_patch_row(None, number, values, prefix, columns)[0])
                 continue
@@ -532,7 +371,7 @@ def _letters(column: int) -> bytes:
     return column_letters(column).encode()
 
 
-def _overlap(blocks: Sequence[Appended]) -> bool:
+def overlapping(blocks: Sequence[Appended]) -> bool:
     return any(a.first_row + len(a.rows) > b.first_row for a, b in itertools.pairwise(blocks))
 
 
@@ -558,7 +397,7 @@ def _held_cell(xml: bytes, start: int, end: int, blocks: Sequence[Appended]) -> 
     }
     first = min(b.first_row for b in blocks)
     number = 0
-    for match in _ROW.finditer(xml, start, end):
+    for match in ROW.finditer(xml, start, end):
         given = _LAST_ROW.match(xml, match.start(), match.end())
         number = int(given.group(1)) if given else number + 1
         row = match.group(0)
@@ -582,10 +421,10 @@ def _last_element(xml: bytes, start: int, end: int) -> int:
     match = _LAST_ROW.match(xml, opening if xml[opening : opening + 1] == b"<" else xml.rfind(b"<", start, opening))
     if match:
         return int(match.group(1))
-    return _last_row(xml, start, end)  # the last row has no r (it is optional): count the rows
+    return last_row(xml, start, end)  # the last row has no r (it is optional): count the rows
 
 
-def _last_row(xml: bytes, start: int, end: int) -> int:
+def last_row(xml: bytes, start: int, end: int) -> int:
     """The highest row number in sheetData (0 when there is none), wherever its row is.
 
     A sheet saved out of order (rows 1, 4, 5, 2, 3) has rows numbered above its last row element: a row
@@ -600,7 +439,7 @@ def _last_row(xml: bytes, start: int, end: int) -> int:
     if all(numbers):
         return max(map(int, numbers), default=0)
     top = number = 0
-    for row in _ROW.finditer(xml, start, end):
+    for row in ROW.finditer(xml, start, end):
         given = _LAST_ROW.match(xml, row.start(), row.end())
         number = int(given.group(1)) if given else number + 1
         top = max(top, number)
@@ -614,12 +453,12 @@ def last_held_row(tail: bytes) -> int | None:
     """The number of the last row in these bytes with a cell holding something (None: cannot tell)."""
     starts = [m.start() for m in re.finditer(rb"<(?:\w+:)?row\b", tail)]
     for start in reversed(starts):
-        row = _ROW.match(tail, start)
+        row = ROW.match(tail, start)
         if row is None:
             continue
         element = row.group(0)
         if _HELD.search(element):
-            attributes = dict(_ATTR.findall(element[: element.index(b">")]))
+            attributes = dict(ATTR.findall(element[: element.index(b">")]))
             return int(attributes[b"r"]) if b"r" in attributes else None
     return None
 
@@ -627,7 +466,7 @@ def last_held_row(tail: bytes) -> int | None:
 _DIMENSION = re.compile(rb'<((?:\w+:)?)dimension\b[^>]*\bref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
 
 
-def _grow_dimension(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> bytes:
+def grow_dimension(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> bytes:
     # the schema puts <dimension> before <sheetData>: the rows (most of the file) are not searched
     data = re.search(rb"<(?:\w+:)?sheetData\b", xml)
     match = _DIMENSION.search(xml, 0, data.start() if data else len(xml))
@@ -639,220 +478,3 @@ def _grow_dimension(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> byt
     cols = max([last_col, *(max(c) for c in changes.values() if c)])  # a row of no columns widens nothing
     ref = f"{match.group(2).decode()}{match.group(3).decode()}:{column_letters(cols)}{rows}".encode()
     return xml[: match.start()] + re.sub(rb'ref="[^"]*"', b'ref="' + ref + b'"', match.group(0)) + xml[match.end() :]
-
-
-_SHARED = re.compile(rb"<((?:\w+:)?)f\b([^>]*\bt=\"shared\"[^>]*?)(/>|>(.*?)</(?:\w+:)?f>)", re.DOTALL)
-_CELL_REF = re.compile(rb'\br="([A-Za-z]+)(\d+)"')
-
-
-def _cell_of(xml: bytes, position: int) -> tuple[int, int] | None:
-    """(row, column) of the cell whose <f> is at `position`, from the cell's r (None without one)."""
-    start = max(xml.rfind(b"<c ", 0, position), xml.rfind(b":c ", 0, position))
-    if start < 0:
-        return None
-    ref = _CELL_REF.search(xml, start, xml.find(b">", start))
-    return (int(ref.group(2)), column_index(ref.group(1))) if ref else None
-
-
-def expand_shared(xml: bytes, changes: Mapping[int, Mapping[int, Any]]) -> bytes:
-    """Give every child of a shared formula whose master cell is about to be overwritten a formula of its own.
-
-    Excel's fill-down stores a formula once, in its master cell, and its children only point at
-    it (si="0"); with the master replaced by a value they would point at nothing, and Excel calls
-    the file corrupt. Each child gets the master's formula moved to its own cell (openpyxl's
-    Translator: =N2*2 in O3 becomes =N3*2).
-    """
-    if not changes or b'"shared"' not in xml:  # rows only appended (History) overwrite no master
-        return xml
-    from openpyxl.formula.translate import Translator
-
-    masters: dict[bytes, tuple[str, str]] = {}
-    for match in _SHARED.finditer(xml):
-        attrs = dict(_ATTR.findall(match.group(2)))
-        where = _cell_of(xml, match.start())
-        if b"ref" in attrs and match.group(4) and where and where[1] in changes.get(where[0], {}):
-            text = _unescape(match.group(4).decode("utf-8"))
-            masters[attrs.get(b"si", b"")] = ("=" + text, f"{column_letters(where[1])}{where[0]}")
-    if not masters:
-        return xml
-
-    def own(match: re.Match[bytes]) -> bytes:
-        attrs = dict(_ATTR.findall(match.group(2)))
-        master = masters.get(attrs.get(b"si", b""))
-        where = _cell_of(xml, match.start())
-        if master is None or b"ref" in attrs or where is None:
-            return match.group(0)
-        formula = Translator(master[0], origin=master[1]).translate_formula(f"{column_letters(where[1])}{where[0]}")
-        p = match.group(1).decode()
-        return f"<{p}f>{escape(formula[1:])}</{p}f>".encode()
-
-    return _SHARED.sub(own, xml)
-
-
-def recalculate_on_load(workbook: bytes) -> bytes:
-    """workbook.xml with calcPr fullCalcOnLoad="1": the program that opens it recalculates every formula."""
-    calc = re.search(rb"<((?:\w+:)?)calcPr\b[^>]*?/?>", workbook)
-    if calc is not None:
-        element = calc.group(0)
-        if b"fullCalcOnLoad=" in element:
-            element = re.sub(rb'fullCalcOnLoad="[^"]*"', b'fullCalcOnLoad="1"', element)
-        else:
-            element = re.sub(rb"\s*(/?>)$", rb' fullCalcOnLoad="1"\1', element)
-        return workbook[: calc.start()] + element + workbook[calc.end() :]
-    prefix = re.search(rb"<((?:\w+:)?)workbook\b", workbook)
-    p = prefix.group(1) if prefix else b""
-    # calcPr comes after definedNames and before these, in the order the schema fixes
-    later = (
-        rb"oleSize|customWorkbookViews|pivotCaches|smartTagPr|smartTagTypes|webPublishing|fileRecoveryPr"
-        rb"|webPublishObjects|extLst"
-    )
-    at = re.search(rb"<" + re.escape(p) + rb"(?:" + later + rb")\b|</" + re.escape(p) + rb"workbook>", workbook)
-    if at is None:
-        return workbook
-    return workbook[: at.start()] + b"<" + p + b'calcPr fullCalcOnLoad="1"/>' + workbook[at.start() :]
-
-
-def patch_workbook(
-    source: Any,
-    target: Any,
-    cells: Mapping[str, Mapping[int, Mapping[int, Any]]],
-    inflated: Mapping[str, bytes] | None = None,
-) -> None:
-    """Copy the workbook at `source` (a path, a file, or its bytes) to `target` with these
-    {tab: {row: {column: value}}} cells set (and, for a tab given as `SheetWrites`, its rows appended).
-    `inflated`: sheet XML by part name, already inflated from these very bytes (the caller vouches for that).
-
-    Every other part of the file is copied unchanged (as the compressed bytes it is stored as, see
-    xlsx_zip). When a formula cell is overwritten, the calculation chain is dropped so that Excel
-    rebuilds it.
-    """
-    from sheets_engine.stores import xlsx_zip
-
-    data: bytes | None = None  # the whole file, for its parts to be copied as stored
-    if isinstance(source, bytes | bytearray | memoryview):
-        data = bytes(source)
-    elif isinstance(source, io.BytesIO):
-        data = source.getvalue()
-    elif isinstance(source, str | os.PathLike):
-        with open(source, "rb") as file:
-            data = file.read()
-    with zipfile.ZipFile(io.BytesIO(data) if data is not None else source) as archive:
-        parts = sheet_parts(archive)
-        missing = [tab for tab in cells if tab not in parts]
-        if missing:
-            raise PatchError(f"no tab named {', '.join(missing)} in the workbook")
-        infos = archive.infolist()
-        copy_raw = data is not None and xlsx_zip.plain_zip(infos, len(data))
-        patched: dict[str, bytes] = {}
-        grown: dict[str, xlsx_zip.Part] = {}  # sheets whose rows were appended without inflating them
-        drop_chain = False
-        for tab, rows in cells.items():
-            appended = getattr(rows, "appended", ())
-            info = archive.getinfo(parts[tab])
-            part = _grow(data, info, appended) if copy_raw and appended and not rows else None
-            if part is not None:
-                grown[parts[tab]] = part
-                continue
-            xml = (inflated or {}).get(parts[tab])
-            if xml is None:
-                xml = archive.read(parts[tab])
-            try:
-                xml, replaced = patch_sheet(expand_shared(xml, rows), rows, appended)
-            except PatchError as error:
-                raise PatchError(f"the {tab} tab: {error}") from error
-            patched[parts[tab]] = xml
-            drop_chain = drop_chain or replaced
-        # a GM's formulas that read the cells written are stale until recalculated: Excel and
-        # LibreOffice recalculate on opening
-        patched["xl/workbook.xml"] = recalculate_on_load(archive.read("xl/workbook.xml"))
-        entries: list[tuple[zipfile.ZipInfo, bytes]] = []
-        for info in infos:
-            if drop_chain and info.filename == "xl/calcChain.xml":
-                continue
-            content = patched.get(info.filename)
-            if (
-                content is None
-                and drop_chain
-                and info.filename in ("[Content_Types].xml", "xl/_rels/workbook.xml.rels")
-            ):
-                content = re.sub(rb"<[^<>]*calcChain[^<>]*/>", b"", archive.read(info.filename))
-            entries.append((info, content))
-        if copy_raw:
-            assert data is not None
-            sheets = {parts[tab] for tab in cells}
-            out = []
-            for info, content in entries:
-                if info.filename in grown:
-                    out.append((info, grown[info.filename]))
-                elif content is None:  # unchanged: its compressed bytes copied
-                    raw = xlsx_zip.stored_bytes(data, info)
-                    out.append((info, xlsx_zip.Part(raw, info.CRC, info.file_size, info.comment, info.compress_type)))
-                elif info.filename in sheets:
-                    out.append((info, sheet_part(content)))
-                else:
-                    out.append((info, _fresh(info, content)))
-            try:
-                xlsx_zip.write_zip(target, out)
-                return
-            except OverflowError:  # past 4 GiB: zipfile writes it with ZIP64
-                pass
-        # compresslevel 1: a fraction of the time of the default 6 for a few percent more bytes
-        with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zipped:
-            for info, content in entries:
-                if info.filename in grown:
-                    content = zlib.decompressobj(-15).decompress(grown[info.filename].raw)
-                elif content is None:
-                    content = archive.read(info.filename)
-                zipped.writestr(info, content, compress_type=info.compress_type, compresslevel=1)
-
-
-def _fresh(info: zipfile.ZipInfo, content: bytes) -> Any:
-    """A changed part, compressed as it was stored (deflated, or stored as is)."""
-    from sheets_engine.stores import xlsx_zip
-
-    if info.compress_type == zipfile.ZIP_STORED:
-        return xlsx_zip.Part(content, zlib.crc32(content), len(content), b"", zipfile.ZIP_STORED)
-    return xlsx_zip.deflated(content)
-
-
-def sheet_part(xml: bytes) -> Any:
-    """A sheet written by this run, deflated in segments so that the next run can append to its rows."""
-    from sheets_engine.stores import xlsx_zip
-
-    start = _SHEET_DATA.search(xml)
-    if start is None or start.group(2) == b"/":
-        return xlsx_zip.deflated(xml)
-    close = xml.rfind(b"</" + start.group(1) + b"sheetData>")
-    held = last_held_row(xml[max(start.end(), close - (1 << 18)) : close]) if close > start.end() else 0
-    if close < start.end() or held is None:
-        return xlsx_zip.deflated(xml)
-    body = memoryview(xml)[start.end() : close]
-    last = _last_row(xml, start.end(), close)
-    return xlsx_zip.segmented(xml[: start.end()], body, xml[close:], last, held)
-
-
-def _grow(data: bytes, info: zipfile.ZipInfo, blocks: Sequence[Appended]) -> Any:
-    """The sheet part with these rows appended after its rows' segment, copied compressed; None when the
-    part is not one this writer segmented (or rows are in the way): the caller takes the full path."""
-    from sheets_engine.stores import xlsx_zip
-
-    segments = xlsx_zip.segments_of(info)
-    blocks = sorted(blocks, key=lambda b: b.first_row)
-    if segments is None or blocks[0].first_row <= segments.last_row or _overlap(blocks):
-        return None
-    raw = xlsx_zip.stored_bytes(data, info)
-    head, tail = xlsx_zip.head_and_tail(raw, segments)
-    start = _SHEET_DATA.search(head)
-    if start is None or start.end() != len(head) or start.group(2) == b"/":
-        return None
-    prefix = start.group(1)
-    rows = b"".join(rows_xml(b, prefix) for b in blocks)
-    extent = {b.first_row + len(b.rows) - 1: dict.fromkeys(b.columns) for b in blocks if b.rows}
-    last = max([segments.last_row, *extent])
-    held = segments.last_held
-    for block in blocks:  # the last row holding a value: looked for from the end (History's is its last)
-        for offset in range(len(block.rows) - 1, -1, -1):
-            if any(value is not None and value != "" for value in block.rows[offset]):
-                held = max(held, block.first_row + offset)
-                break
-    return xlsx_zip.appended(raw, segments, _grow_dimension(head, extent), rows, tail, held, last)

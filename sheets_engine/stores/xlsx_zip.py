@@ -112,7 +112,7 @@ def crc32_combine(crc1: int, crc2: int, length2: int) -> int:
     return crc1 ^ crc2
 
 
-def _deflate(data: bytes, finish: bool) -> bytes:
+def _deflate(data: bytes | memoryview, finish: bool) -> bytes:
     """Raw deflate of `data` by a fresh compressor: a segment ending in a full flush, or the last one."""
     compressor = zlib.compressobj(_LEVEL, zlib.DEFLATED, -15)
     return compressor.compress(data) + compressor.flush(zlib.Z_FINISH if finish else zlib.Z_FULL_FLUSH)
@@ -138,7 +138,7 @@ def deflated(data: bytes) -> Part:
     return Part(_deflate(data, finish=True), zlib.crc32(data), len(data))
 
 
-def segmented(head: bytes, rows: bytes, tail: bytes, last_row: int, last_held: int) -> Part:
+def segmented(head: bytes, rows: bytes | memoryview, tail: bytes, last_row: int, last_held: int) -> Part:
     """A sheet part in three segments (head, rows, tail), its comment recording them."""
     first, middle, last = _deflate(head, False), _deflate(rows, False), _deflate(tail, True)
     raw = first + middle + last

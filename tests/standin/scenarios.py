@@ -72,9 +72,9 @@ class EditAfterRead:
         """As the wrapped store."""
         return bool(self.store.exists())
 
-    def read(self, headers_only: Any = ()) -> dict[str, RawTab]:
+    def read(self, headers_only: Any = (), only: Any = None) -> dict[str, RawTab]:
         """Read, then let the GM type."""
-        raw = self.store.read(headers_only=headers_only)
+        raw = self.store.read(headers_only=headers_only, only=only)
         self.edit()
         return raw  # type: ignore[no-any-return]
 

@@ -1,9 +1,10 @@
 """The Art of War's board picture: the hexes with their ground, the pieces in their house's colour, the
 capitals, and the last moves and attacks, as a PNG.
 
-A view at the edge, like the Sengoku map (sheets_engine.mapping, whose palette, style and pinned PNG
-metadata it shares): `board_scene` gathers what to draw from a validated state, `render_board` draws
-it with matplotlib's Agg canvas. The same sheet gives the same bytes.
+A view at the edge, like the Sengoku map (sheets_engine.sengoku.mapping; both take their palette, style
+and pinned PNG metadata from core.picture): `board_scene` gathers what to draw from a validated state,
+`render_board` draws it with matplotlib's Agg canvas. The same sheet gives the same bytes. It is the
+ruleset's map capability (`draw_view`): every house sees the whole board.
 
 The moves drawn are the steps carried out (the Orders column `Marched`) of each house's latest
 resolved order: the last circuit of the houses. With `season`, those of that season's orders.
@@ -19,8 +20,9 @@ from typing import Any
 from sheets_engine.art_of_war.hexes import Hex, parse_hex
 from sheets_engine.art_of_war.orders import parse_moves
 from sheets_engine.art_of_war.schema import OrderStatus
+from sheets_engine.core.capabilities import View
+from sheets_engine.core.picture import DPI, MAP_STYLE, PALETTE, PNG_METADATA
 from sheets_engine.core.tables import GameState
-from sheets_engine.mapping import DPI, MAP_STYLE, PALETTE
 
 GROUND_COLOURS = {"plain": "#EEF2D0", "highland": "#C9A66B", "forest": "#6E9B5A"}
 GROUND_HATCHES = {"plain": "", "highland": "//", "forest": ".."}  # the ground reads without colour too
@@ -125,7 +127,7 @@ def render_board(drawn: BoardScene) -> bytes:
     with rc_context(MAP_STYLE):
         figure = draw_board(drawn)
         buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+        figure.savefig(buffer, format="png", dpi=DPI, metadata=PNG_METADATA)
     return buffer.getvalue()
 
 
@@ -208,28 +210,14 @@ def board_picture(state: GameState, season: int | None = None) -> bytes:
     return render_board(board_scene(state, season))
 
 
-class ReadOnce:
-    """A store read once: later reads give the same tabs (a map reads the campaign once, whatever draws it)."""
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self.raw: Any = None
-
-    def read(self, headers_only: Any = (), only: Any = None) -> Any:
-        """Every tab, History whole (read from the store the first time only)."""
-        if self.raw is None:
-            self.raw = self.store.read()
-        return self.raw
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.store, name)
+NO_READER = "The Art of War hides nothing: every house sees the whole board (drop --clan)"
 
 
-def board_state(store: ReadOnce) -> GameState | None:
-    """The checked state of an Art of War campaign (InvalidCampaign on errors); None for another ruleset."""
-    from sheets_engine import app
-    from sheets_engine.core.ruleset import detect_ruleset
+def draw_view(view: View, reader: str | None, season: int | None, prepared: Any) -> bytes:
+    """The map capability's picture: the whole board (every house sees it all)."""
+    return board_picture(view.state, season)
 
-    if detect_ruleset(store.read()) != "art-of-war":
-        return None
-    return app._checked(store).state  # type: ignore[arg-type]
+
+def reader_problem(view: View, reader: str) -> str:
+    """No house has a view of its own."""
+    return NO_READER

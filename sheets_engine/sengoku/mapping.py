@@ -8,27 +8,29 @@ pinned (no Software, no date).
 
 Provinces stand where the optional Provinces columns `Map X` (east) and `Map Y` (north) put them;
 the others are placed by a seeded networkx spring layout around them (`layout`), which
-`map --save-layout` offers the GM to keep.
+`map --save-layout` offers the GM to keep (`kept_layout`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from sheets_engine.core.capabilities import View
 from sheets_engine.core.cells import split_names
-from sheets_engine.core.tables import GameState
+from sheets_engine.core.grid import CellEdit
+from sheets_engine.core.picture import DPI, MAP_STYLE, PALETTE, PNG_METADATA
+from sheets_engine.core.ruleset import Outcome
+from sheets_engine.core.tables import Draft, GameState
 from sheets_engine.sengoku.alliances import province_map
-from sheets_engine.sengoku.schema import UNIT_COLUMNS
+from sheets_engine.sengoku.schema import MAP_COLUMNS, UNIT_COLUMNS
 from sheets_engine.sengoku.visibility import controller, visible_armies
 
-# Okabe & Ito's colour-blind-safe palette (its black left out: it is the ink of the labels).
-PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
 HATCHES = ("", "//", "..", "xx")  # past seven clans a colour comes back with a hatch
 NO_CLAN = "#DDDDDD"
-MAP_WIDTH, LEGEND_WIDTH, DPI = 11.0, 2.4, 110  # about 1500 pixels wide: a phone zooms in; a few hundred KB
+MAP_WIDTH, LEGEND_WIDTH = 11.0, 2.4  # inches, at DPI: about 1500 pixels wide
 
 
 @dataclass(frozen=True)
@@ -285,16 +287,6 @@ def colours(clans: list[str]) -> dict[str, tuple[str, str]]:
     return {c: (PALETTE[i % len(PALETTE)], HATCHES[(i // len(PALETTE)) % len(HATCHES)]) for i, c in enumerate(clans)}
 
 
-MAP_STYLE = {
-    "font.family": "DejaVu Sans",  # shipped inside matplotlib: the same glyphs everywhere
-    "font.size": 8,
-    "text.parse_math": False,  # sheet text is text: "$5" is never mathematics
-    "text.usetex": False,
-    "path.simplify": False,
-    "axes.unicode_minus": False,
-}
-
-
 def render(drawn: Scene) -> bytes:
     """The scene as PNG bytes (the same scene, the same bytes: no Software or date in the PNG)."""
     from matplotlib import rc_context
@@ -302,7 +294,7 @@ def render(drawn: Scene) -> bytes:
     with rc_context(MAP_STYLE):
         figure = draw(drawn)[0]
         buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+        figure.savefig(buffer, format="png", dpi=DPI, metadata=PNG_METADATA)
     return buffer.getvalue()
 
 
@@ -413,51 +405,42 @@ def picture(
     return render(scene(state, clan, turn, battles, places))
 
 
-def save_layout(source: Any, now: Any = None) -> int:
-    """Write the computed places of the provinces that have none into Map X/Map Y (added if the tab lacks
-    them), each cell with its History row; a GM's own places are never touched. Returns how many provinces."""
-    from dataclasses import replace
-    from datetime import UTC, datetime
-
-    from sheets_engine import app
-    from sheets_engine.core.tables import Draft
-    from sheets_engine.core.writeset import Stamp, cell_writes, final_changes, history_rows
-    from sheets_engine.sengoku.schema import MAP_COLUMNS
-    from sheets_engine.stores import open_store
-    from sheets_engine.stores.base import CellWrite
-
-    store = open_store(source) if isinstance(source, str) else source
-    with app.exclusive(store, "map --save-layout"):
-        campaign = app._checked(store)
-        state = campaign.state
-        places = unplaced(state)
-        if not places:
-            return 0
-        where = state.layouts["Provinces"]
-        columns, headers = dict(where.columns), []
-        for column in MAP_COLUMNS:  # an older workbook has no such columns: they go after its last header
-            if column not in columns:
-                columns[column] = where.width + 1 + len(headers)
-                headers.append(CellWrite(where.title, 1, columns[column], column))
-        state = replace(
-            state, layouts={**state.layouts, "Provinces": replace(where, columns=columns, width=max(columns.values()))}
-        )
-        draft = Draft(state)
-        for province, (x, y) in places.items():
-            draft.set("Provinces", province, "Map X", x, "map layout kept")
-            draft.set("Provinces", province, "Map Y", y, "map layout kept")
-        moment = (now or datetime.now(UTC)).astimezone(UTC)
-        turn = int(state.game("turn") or 0)
-        stamp = Stamp(turn, uuid4_hex(), moment.strftime("%Y-%m-%d %H:%M:%S"))
-        changes = final_changes(draft.changes)
-        history = history_rows(state, changes, stamp)
-        final = draft.finish()
-        store.write(headers + cell_writes(final, changes, {"History": history}))
-        return len(places)
+def kept_layout(state: GameState) -> Outcome:
+    """`map --save-layout`: the computed places of the provinces that have none written into Map X/Map Y
+    (the columns added after the last header if the tab lacks them), each cell with its History row; a
+    GM's own places are never touched. The summary counts the provinces placed."""
+    places = unplaced(state)
+    turn = int(state.game("turn") or 0)
+    if not places:
+        return Outcome.unchanged(state, turn, {"provinces placed": 0})
+    where = state.layouts["Provinces"]
+    columns: dict[str, int] = dict(where.columns)
+    headers: list[CellEdit] = []
+    for column in MAP_COLUMNS:  # an older workbook has no such columns: they go after its last header
+        if column not in columns:
+            columns[column] = where.width + 1 + len(headers)
+            headers.append(CellEdit("Provinces", where.title, 1, columns[column], column, None, column))
+    state = replace(
+        state, layouts={**state.layouts, "Provinces": replace(where, columns=columns, width=max(columns.values()))}
+    )
+    draft = Draft(state)
+    for province, (x, y) in places.items():
+        draft.set("Provinces", province, "Map X", x, "map layout kept")
+        draft.set("Provinces", province, "Map Y", y, "map layout kept")
+    return Outcome.of(draft, turn, {"provinces placed": len(places)}, cells=headers)
 
 
-def uuid4_hex() -> str:
-    """A run id as History's Resolution column holds it."""
-    import uuid
+def reader_problem(view: View, clan: str) -> str:
+    """Why `clan` cannot have a map of its own ("" when it is a clan of the Clans tab)."""
+    clans = [str(c) for c in view.state.frame("Clans").index]
+    return "" if clan in clans else f"there is no clan '{clan}' in the Clans tab (clans: {', '.join(clans)})"
 
-    return uuid.uuid4().hex[:12]
+
+def draw_view(view: View, clan: str | None, turn: int | None, places: Any) -> bytes:
+    """The map capability's picture: `picture` of the view's state and its Battles rows."""
+    return picture(view.state, clan, turn, view.rows("Battles"), places)
+
+
+def prepare(view: View) -> dict[str, tuple[float, float]]:
+    """The places every picture of a run stands on (reports draw one map per clan from one layout)."""
+    return layout(view.state)

@@ -13,7 +13,7 @@ import random
 from collections import deque
 from typing import Any
 
-from sheets_engine.rulesets import get_ruleset
+from sheets_engine.sengoku.ruleset import build
 from sheets_engine.templates import template_tabs
 
 SYLLABLES = (
@@ -51,7 +51,7 @@ def generate(provinces: int, clans: int | None = None, seed: int = 1) -> dict[st
     clans = clans if clans is not None else max(2, min(provinces // 12, 400))
     clans = max(1, min(clans, provinces // 2))
     rng = random.Random(f"generate:{seed}:{provinces}:{clans}")
-    tabs = template_tabs(get_ruleset("sengoku"))
+    tabs = template_tabs(build())
     buildings = [dict(zip(tabs["Buildings"][0], row, strict=True)) for row in tabs["Buildings"][1:]]
 
     # the map: a grid, width ~ sqrt(N), with some diagonals
@@ -135,7 +135,9 @@ def generate(provinces: int, clans: int | None = None, seed: int = 1) -> dict[st
     for i, clan in enumerate(owner):
         if clan:
             held[clan].append(i)
-    character_rows, army_rows, people = [], [], {}
+    character_rows: list[dict[str, Any]] = []
+    army_rows: list[dict[str, Any]] = []
+    people: dict[str, list[str]] = {}
     titles = ("Daimyo", "Shikibu Kyo", "Karo", "")
     for k, clan in enumerate(clan_names):
         members = []
@@ -165,9 +167,9 @@ def generate(provinces: int, clans: int | None = None, seed: int = 1) -> dict[st
     responses = _responses(rng, clan_names, people, held, names, army_rows, links, buildings)
     alliances = []
     for k in range(0, clans - 1, 3):
-        a, b = clan_names[k], clan_names[k + 1]
-        alliances += [{"Clan": a, "Ally": b, "Secret": False, "Since Turn": 0},
-                      {"Clan": b, "Ally": a, "Secret": False, "Since Turn": 0}]  # fmt: skip
+        one, other = clan_names[k], clan_names[k + 1]
+        alliances += [{"Clan": one, "Ally": other, "Secret": False, "Since Turn": 0},
+                      {"Clan": other, "Ally": one, "Secret": False, "Since Turn": 0}]  # fmt: skip
 
     def rows(tab: str, records: list[dict[str, Any]]) -> list[list[Any]]:
         header = tabs[tab][0]
@@ -200,7 +202,7 @@ def _responses(
               "hire-samurai", "lead-army", "write-letter", "establish-relations", "designate-ally",
               "claim-daimyo", "rally-samurai", "claim-shogunate", "execute")  # fmt: skip
     index = {n: i for i, n in enumerate(names)}
-    by_clan_army = {}
+    by_clan_army: dict[str, list[dict[str, Any]]] = {}
     for army in armies:
         by_clan_army.setdefault(army["Clan"], []).append(army)
     responses = []

@@ -1,4 +1,5 @@
-"""`sheets-engine check`: before the deadline, tell each player what the turn would do with their orders.
+"""Sengoku Jidai's check (`sheets-engine check`): before the deadline, tell each player what the turn would do
+with their orders.
 
 No rule lives here. The check copies new form responses into Orders (the resolution's own intake),
 then resolves the turn on copies of the state, never written back:
@@ -19,23 +20,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from datetime import datetime
 
 from sheets_engine.core.dice import Dice, Roll
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.tables import Draft, GameState
 from sheets_engine.sengoku.game import read_settings
-from sheets_engine.sengoku.orders import _order_type, copy_responses, find, intake
+from sheets_engine.sengoku.orders import copy_responses, find, intake, parse_order_type
 from sheets_engine.sengoku.phases import resolve_turn
 from sheets_engine.sengoku.preview import other_clans_may_change
 from sheets_engine.sengoku.schema import OrderStatus
 from sheets_engine.sengoku.turn import Turn
-from sheets_engine.stores import open_store
-from sheets_engine.stores.base import Store, StoreError
-
-if TYPE_CHECKING:
-    from sheets_engine.app import Report
 
 PREFIX = "Check: "
 CAUSE = "check before the deadline"
@@ -72,7 +67,7 @@ def check_turn(state: GameState, now: datetime) -> Outcome:
     settings = read_settings(state)
     if settings.last_resolved_turn >= settings.turn:
         reason = f"turn {settings.turn} was already resolved (last_resolved_turn is {settings.last_resolved_turn})"
-        return Outcome(state, [], {}, settings.turn, {"checked": False, "reason": reason})
+        return Outcome.unchanged(state, settings.turn, {"checked": False, "reason": reason})
     draft = Draft(state)
     copied = copy_responses(Turn(draft, settings, Dice(settings.seed, settings.turn), settings.turn))
     base = draft.finish()
@@ -90,7 +85,7 @@ def check_turn(state: GameState, now: datetime) -> Outcome:
         "will not count": counts["replaced"],
         "depend on dice or other clans": counts["depends"],
     }
-    return Outcome(draft.finish(), draft.changes, {}, settings.turn, summary)
+    return Outcome.of(draft, settings.turn, summary)
 
 
 def judge(state: GameState, now: datetime) -> list[Verdict]:
@@ -162,7 +157,7 @@ def _verdict(
         return Verdict(key, clan, "replaced", f"{PREFIX}will not count: {result}")
     row = state.frame("Orders").loc[key]
     character = find(state.frame("Characters").index, str(row["Character"])) or ""
-    kind = _order_type(str(row["Order"]))
+    kind = parse_order_type(str(row["Order"]))
     dice = len(set(outcomes)) > 1
     others = ""
     if kind is not None and status != OrderStatus.REJECTED.value:
@@ -182,21 +177,3 @@ def _verdict(
     valid = all(s == OrderStatus.RESOLVED.value for s, _ in outcomes)
     lead = "valid now; the outcome depends " if valid else "depends "
     return Verdict(key, clan, "depends", PREFIX + lead + " and ".join(parts))
-
-
-def check(source: str | Store, now: datetime | None = None) -> Report:
-    """Copy new form responses into Orders and write each Pending order's preview, in one write.
-
-    Holds the campaign's lock like a resolution; writes nothing when nothing changed (safe from cron).
-    """
-    from sheets_engine import app
-
-    store = open_store(source) if isinstance(source, str) else source
-    with app.exclusive(store, "check"):
-        campaign = app._checked(store)
-        moment = now or datetime.now(UTC)
-        if campaign.ruleset.preview is not None:  # a ruleset's own check (Clan War's)
-            return app._commit(campaign, campaign.ruleset.preview(campaign.state, moment), False, moment)
-        if campaign.ruleset.name != "sengoku":
-            raise StoreError(f"check is not supported for the {campaign.ruleset.title} ruleset")
-        return app._commit(campaign, check_turn(campaign.state, moment), False, moment)
