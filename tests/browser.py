@@ -42,7 +42,9 @@ OVERFLOWING = """() => {
   const found = [];
   for (const el of document.body.querySelectorAll('*')) {
     const box = el.getBoundingClientRect();
-    if (box.width && box.right > width + 1 && !scrolls(el)) found.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : ''));
+    const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+      + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : '');
+    if (box.width && box.right > width + 1 && !scrolls(el)) found.push(name);
   }
   return {scrollWidth: document.documentElement.scrollWidth, clientWidth: width, overflowing: found.slice(0, 20)};
 }"""
