@@ -21,7 +21,7 @@ from typing import Any
 
 from sheets_engine.core.deadlines import time_zone
 from sheets_engine.core.grid import CellEdit, Grid
-from sheets_engine.core.history import Stamp, history_record, history_rows
+from sheets_engine.core.history import Stamp, history_record, history_rows, period_rows
 from sheets_engine.core.lifecycle import RunStatus
 from sheets_engine.core.load import layouts, load_state, norm
 from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
@@ -241,7 +241,8 @@ class Run:
         resolution = uuid.uuid4().hex[:12]
         stamp = Stamp(outcome.turn, resolution, moment.strftime("%Y-%m-%d %H:%M:%S"), outcome.step)
         changes = final_changes(outcome.changes)
-        history = history_rows(outcome.state, changes, stamp)
+        # a run that played on through a period's close: each period's rows under a run id of its own
+        history = period_rows(outcome, stamp) if outcome.periods else history_rows(outcome.state, changes, stamp)
         edited = [e for e in outcome.cells if e.cause]
         history += [history_record(stamp, e.tab, e.key, e.column, e.old, e.new, e.cause) for e in edited]
         logs = {tab: rows for tab, rows in outcome.logs.items() if rows}

@@ -162,7 +162,13 @@ def test_resolve_plays_the_bots_up_to_the_persons_house_and_plays_on_after_its_o
     assert (again["status"], again["cells_changed"]) == ("paused", 0)  # no order yet: nothing moves
     _add_order(path, 1, "Crane", "march", "P2: 0,-3 > 0,-2 > 1,-2; P1: 0,-4 x 1,-4", "soldier")
     played = json.loads(runner.invoke(cli, ["resolve", str(path), "--json"]).output)
-    assert (played["status"], played["headline"]) == ("ok", "Season 1 resolved: season 2 opens with Lotus")
+    # one run plays on through the season's close to Crane's turn of season 2 (issue 29)
+    assert (played["status"], played["headline"], played["played_on"]) == (
+        "paused",
+        "Season 1 resolved: season 2 opens with Lotus. Season 2 paused: waiting for Crane's order (played by "
+        "ana@kai.jp): it is Crane's turn.",
+        "season 1: Crane, Tiger played",
+    )
     book = openpyxl.load_workbook(path)
     orders = list(book["Orders"].iter_rows(min_row=2, values_only=True))
     crane = next(o for o in orders if o[1] == "Crane")
@@ -173,6 +179,7 @@ def test_resolve_plays_the_bots_up_to_the_persons_house_and_plays_on_after_its_o
         "P2: 0,-3 > 0,-2",
     )
     third = json.loads(runner.invoke(cli, ["resolve", str(path), "--json"]).output)
+    assert (third["status"], third["cells_changed"]) == ("paused", 0)
     assert third["headline"] == "Season 2 paused: waiting for Crane's order (played by ana@kai.jp): it is Crane's turn."
     history = [r for r in book["History"].iter_rows(min_row=2, values_only=True) if r[3] == "Pieces"]
     assert ("P2", "Hex", "0,-3", "0,-2") in {(r[4], r[5], r[6], r[7]) for r in history}
@@ -204,7 +211,7 @@ def test_a_form_response_from_the_houses_player_is_its_order() -> None:
     store.tabs["Form Responses 1"].append([answers.get(c) for c in header])
     store.tabs["Form Responses 1"].append([{**answers, "Email Address": "Ann@example.com"}.get(c) for c in header])
     report = app.resolve(store, now=NOW)
-    assert report.headline == "Season 1 resolved: season 2 opens with Lotus"
+    assert report.headline.startswith("Season 1 resolved: season 2 opens with Lotus. Season 2 paused: ")
     copied = [(o["House"], o["Email"], o["Status"], o["Result"]) for o in store.records("Orders") if o["Email"]]
     assert copied == [
         ("Crane", "bob@example.com", "Rejected", "not your house: bob@example.com does not play Crane"),

@@ -8,9 +8,12 @@ The phases of a run, in order:
 3. the ledger: the Game keys (season, to_move, status, winner, last_resolved_season) and every
    house's mandate.
 
-A run never goes past the close of a season: the season is the unit of History's Turn and of
-rollback (`rollback --turn N` puts the board back as it was when season N began), so one run
-resolves (the rest of) one season and the next run opens the next.
+A run plays on through the close of a season when a person plays a standing house: after a person's
+order, one run plays the rest of the season, closes it, and plays the next season's houses up to the
+next person's house that has not ordered (a Game `deadline` still to come stops it at the close). The
+season stays the unit of History's Turn and of rollback: each season's History rows carry a run id
+of their own (`abc123-4`), so `rollback --turn N` puts the board back as it was when season N began
+and undoes no season before it. A campaign that only bots play resolves one season a run.
 """
 
 from __future__ import annotations
@@ -153,13 +156,27 @@ def person_to_move(play: Play) -> str:
     return f"{play.waiting}'s order ({who}): it is {play.waiting}'s turn{why}"
 
 
+def play_on(play: Play) -> str:
+    """After a season closed: play on into the next while a person plays a standing house (the run stops at
+    that house), as the season's line in the run's summary; "" (one season a run) when only bots are left."""
+    world = play.world
+    if world.status is not Status.PLAYING or world.season == play.season:
+        return ""
+    if not any(world.houses[name].person for name in world.standing()):
+        return ""
+    return f"season {play.season}: {', '.join(play.played) or 'no house'} played"
+
+
+PERSON_STEP = "to-person"  # History's Step of a run that stops at a person's house (a season partly played)
+
+
 def steps() -> list[Step[Play] | Pause[Play]]:
     """A run, in order: intake, the houses move, the ledger, and the pause for a person's house."""
     return [
         Step("intake", intake),
         Step("the houses move", houses_move),
         Step("the ledger", ledger),
-        Pause("", person_to_move),
+        Pause("", person_to_move, before=PERSON_STEP),
     ]
 
 
@@ -187,12 +204,14 @@ PLAN: TurnPlan[Play] = TurnPlan(
     seed=lambda state: seed_words(str(state.game("seed"))),
     log_dice=False,  # the bots' draws are replayed from the seed, not logged (as before the skeleton)
     rules_close_period=True,  # a season closes when the last standing house has moved
+    play_on=play_on,
 )
 
 
 def resolve(state: GameState, now: datetime, force: bool = False) -> Outcome:
-    """Play the houses from the one to move until a person's house has not ordered, the season closes,
-    or the campaign ends, through the turn skeleton (core.turn). Pure: the input state is untouched.
+    """Play the houses from the one to move until a person's house has not ordered (across the seasons'
+    closes), the season closes with only bots left, or the campaign ends, through the turn skeleton (core.turn).
+    Pure: the input state is untouched.
     With a Game `deadline`, a season is played once it has passed (or with `force`)."""
     return skeleton.resolve_turn(PLAN, state, now, force)
 

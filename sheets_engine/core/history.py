@@ -13,13 +13,16 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from sheets_engine.core.cells import name_text
 from sheets_engine.core.load import norm
 from sheets_engine.core.store import RawTab
-from sheets_engine.core.tables import Change, GameState, TabSpec, plain
+from sheets_engine.core.tables import Change, GameState, TabSpec, collapse, plain
+
+if TYPE_CHECKING:
+    from sheets_engine.core.lifecycle import Outcome
 
 HISTORY = "History"
 HISTORY_COLUMNS = ("Turn", "Resolution", "At", "Tab", "Key", "Column", "Old", "New", "Cause", "Roll", "Step")
@@ -96,6 +99,37 @@ def history_rows(state: GameState, changes: Iterable[Change], stamp: Stamp) -> l
         )
         for c in changes
     ]  # fmt: skip
+
+
+def period_rows(outcome: Outcome, stamp: Stamp) -> list[dict[str, Any]]:
+    """The History rows of a run that played on through a period's close: each period's changes (collapsed
+    within it) stamped with that period's turn and step and a run id of its own, the run's id and the period
+    (`abc123-4`), so that `rollback` undoes the last period alone and, run again, the one before it."""
+    rows: list[dict[str, Any]] = []
+    for period in outcome.periods:
+        own = replace(stamp, turn=period.turn, resolution=f"{stamp.resolution}-{period.turn}", step=period.step)
+        rows += history_rows(period.state, collapse(period.changes), own)
+    return rows
+
+
+def as_written(state: GameState, changes: Iterable[Change]) -> GameState:
+    """The state a period left, as the next period played in the same run reads it: the cells it changed
+    no longer count as empty or as a text column's number (their History Old is what the period wrote)."""
+    touched: dict[str, set[tuple[str, Hashable]]] = {}
+    for change in changes:
+        touched.setdefault(change.tab, set()).add((change.column, change.key))
+    if not touched:
+        return state
+    blanks = {
+        tab: {column: keys - {k for c, k in touched.get(tab, ()) if c == column} for column, keys in columns.items()}
+        for tab, columns in state.blanks.items()
+    }  # fmt: skip
+    numbers = {
+        tab: {column: {k: v for k, v in held.items() if (column, k) not in touched.get(tab, set())}
+              for column, held in columns.items()}
+        for tab, columns in state.numbers.items()
+    }  # fmt: skip
+    return replace(state, blanks=blanks, numbers=numbers)
 
 
 def _as_read(

@@ -10,7 +10,7 @@ CLI prints as given.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -47,6 +47,9 @@ class Outcome:
     headline: str = ""  # one line saying how the run ended, printed as given
     step: str = "turn"  # the step of the turn the run resolved (History's Step): turn, a phase, recalc
     cells: tuple[CellEdit, ...] = ()  # cells set as the sheet holds them (a header, a rollback), written too
+    # a run that played on through a period's close: each period's own outcome, in order (History stamps
+    # each period's rows with a run id of its own, so that a rollback undoes one period at a time)
+    periods: tuple[Outcome, ...] = ()
 
     @classmethod
     def of(
@@ -74,6 +77,21 @@ class Outcome:
     ) -> Outcome:
         """A run that changed nothing (a turn not due, a check with nothing to check)."""
         return cls(state, [], {}, turn, summary, status, headline, step)
+
+    @classmethod
+    def joined(cls, periods: Sequence[Outcome], played_on: Sequence[str]) -> Outcome:
+        """One run's outcome over several periods played in turn, each on the state the one before it left:
+        the last state, every change and log row in order, the last period's status and summary (with the
+        ruleset's line for each period it played on through, under "played on"), and the headlines joined."""
+        last = periods[-1]
+        changes = [change for period in periods for change in period.changes]
+        logs: dict[str, list[dict[str, Any]]] = {}
+        for period in periods:
+            for tab, rows in period.logs.items():
+                logs.setdefault(tab, []).extend(rows)
+        summary = {**last.summary, "played on": "; ".join(played_on)}
+        headline = " ".join(h if h.endswith(".") else h + "." for h in (p.headline for p in periods) if h)
+        return cls(last.state, changes, logs, last.turn, summary, last.status, headline, last.step, (), tuple(periods))
 
     @classmethod
     def of_cells(cls, cells: Iterable[CellEdit], turn: int, summary: dict[str, Any], step: str) -> Outcome:

@@ -14,7 +14,11 @@ order with the points where the turn may pause for the GM (`Pause`), and how its
    wait for stops the run there (the Game `phase` remembers it);
 4. the ledger advance through the ruleset's ledger keys (the next period, the last resolved one), the
    next deadline one turn length on, the forced cutoff kept in `cutoffs`, the time of the run;
-5. the dice log (every roll, in the order drawn, for the GM) and the `Outcome` with its headline.
+5. the dice log (every roll, in the order drawn, for the GM) and the `Outcome` with its headline;
+6. for a ruleset that plays on (`play_on`: The Art of War, to the next person's house that has not
+   ordered), the next period when the ruleset asks for it and it is due by itself, from 2. on the state
+   the period left; the Outcome joins the periods, and History stamps each with a run id of its own
+   (`abc123-4`), so that the period stays the unit of rollback.
 
 No rule reads the clock: `now` is an argument.
 """
@@ -28,6 +32,7 @@ from typing import Any, Generic, TypeVar
 
 from sheets_engine.core.deadlines import local_text, write_ledger
 from sheets_engine.core.dice import Dice
+from sheets_engine.core.history import as_written
 from sheets_engine.core.lifecycle import Outcome, RunLedger, RunStatus, nothing_to_do, paused
 from sheets_engine.core.tables import Draft, GameState
 
@@ -107,6 +112,9 @@ class TurnPlan(Generic[T]):
     # The rules close the period themselves, through the ledger (The Art of War: a season ends when the
     # houses have all moved); else each run that completes the turn advances it by one.
     rules_close_period: bool = False
+    # After a period closed: whether the run plays on into the next one (due by itself at the same moment), as
+    # the line the run's summary keeps for the period it played through ("" stops: every run is one period).
+    play_on: Callable[[T], str] | None = None
 
 
 def not_due(plan: TurnPlan[Any], state: GameState, ledger: RunLedger, now: datetime, force: bool) -> str:
@@ -120,16 +128,47 @@ def not_due(plan: TurnPlan[Any], state: GameState, ledger: RunLedger, now: datet
     return plan.idle(state, ledger, now)
 
 
+MAX_PERIODS = 100  # the periods one run may play on through (a person's orders sent far ahead)
+
+
 def resolve_turn(
     plan: TurnPlan[T], state: GameState, now: datetime, force: bool = False, dice: Dice | None = None
 ) -> Outcome:
     """Resolve the next part of the campaign's turn: the whole turn, or up to a pause point, or from one.
-    Pure: the input state is untouched. `dice` replaces the turn's seeded dice (a check tries the extremes)."""
+    Pure: the input state is untouched. `dice` replaces the turn's seeded dice (a check tries the extremes).
+
+    With the plan's `play_on`, a run that closed a period plays on into the next while the ruleset says so
+    and that period is due by itself at `now` (a deadline still to come stops it; `force` was for the first),
+    each period on its own Draft and dice: the Outcome joins them, each period's History its own."""
+    outcome, turn = _period(plan, state, now, force, dice)
+    periods, lines = [outcome], []
+    while plan.play_on is not None and dice is None and turn and len(periods) < MAX_PERIODS:
+        if outcome.status is not RunStatus.RESOLVED:
+            break
+        line = plan.play_on(turn[0])
+        if not line:
+            break
+        following = as_written(outcome.state, outcome.changes)
+        if not_due(plan, following, plan.ledger(following), now, False):
+            break
+        outcome, turn = _period(plan, following, now, False, None)
+        if outcome.status is RunStatus.NOTHING:
+            break
+        periods.append(outcome)
+        lines.append(line)
+    return periods[0] if len(periods) == 1 else Outcome.joined(periods, lines)
+
+
+def _period(
+    plan: TurnPlan[T], state: GameState, now: datetime, force: bool, dice: Dice | None
+) -> tuple[Outcome, tuple[T, ...]]:
+    """One period's run (the whole turn, or up to a pause point, or from one), and the ruleset's turn object
+    of it (none when there was nothing to do)."""
     ledger = plan.ledger(state)
     reason = not_due(plan, state, ledger, now, force)
     if reason:
         summary = {"resolved": False, "reason": reason}
-        return Outcome.unchanged(state, ledger.period, summary, RunStatus.NOTHING, nothing_to_do(reason))
+        return Outcome.unchanged(state, ledger.period, summary, RunStatus.NOTHING, nothing_to_do(reason)), ()
     draft = Draft(state)
     cutoff = ledger.schedule.cutoff(now, force)
     rolls = dice if dice is not None else Dice(plan.seed(state), ledger.period)
@@ -144,7 +183,8 @@ def resolve_turn(
         held = resumed_at.held(turn)
         if held:
             summary = {"resolved": False, **held}
-            return Outcome.unchanged(state, ledger.period, summary, RunStatus.NOTHING, nothing_to_do(held["reason"]))
+            reason = nothing_to_do(held["reason"])
+            return Outcome.unchanged(state, ledger.period, summary, RunStatus.NOTHING, reason), ()
     for step in steps[start:]:
         if isinstance(step, Step):
             step.run(turn)
@@ -157,7 +197,7 @@ def resolve_turn(
             keep_cutoff(draft, ledger, cutoff, why)
             ended = Ended(RunStatus.PAUSED, ledger, resumed, cutoff, waiting)
             headline = paused(ledger.unit, ledger.period, waiting)
-            return _end(plan, draft, turn, rolls, ended, headline, step.before)
+            return _end(plan, draft, turn, rolls, ended, headline, step.before), (turn,)
     ended = Ended(RunStatus.RESOLVED, ledger, resumed, cutoff)
     cause = f"{ledger.unit} {ledger.period} resolved"
     if plan.phase_key:
@@ -170,7 +210,7 @@ def resolve_turn(
     if plan.resolved_at:
         draft.set("Game", plan.resolved_at, "Value", now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"), cause)
     step_name = resumed_at.after if isinstance(resumed_at, Pause) else "turn"
-    return _end(plan, draft, turn, rolls, ended, plan.headline(turn, ended), step_name)
+    return _end(plan, draft, turn, rolls, ended, plan.headline(turn, ended), step_name), (turn,)
 
 
 def _moved(draft: Draft, ledger: RunLedger) -> bool:
