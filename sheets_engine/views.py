@@ -136,9 +136,12 @@ def write_reports(source: str | Store, out: Path, turn: int | None = None, as_js
     for reader, stem in readers:
         content = pages.content(view, reader, turn)
         page = pages.page(content)
-        png = picture.draw(view, reader, page.turn, prepared) if picture else b""
         path = out / f"{stem}.html"
-        path.write_text(html_page(page, png), encoding="utf-8")
+        if page.html is not None:  # the ruleset laid out its whole page (its board inside)
+            path.write_text(page.html, encoding="utf-8")
+        else:
+            png = picture.draw(view, reader, page.turn, prepared) if picture else b""
+            path.write_text(html_page(page, png), encoding="utf-8")
         if as_json:
             (out / f"{stem}.json").write_text(json.dumps(content, indent=2, ensure_ascii=False, default=str) + "\n",
                                               encoding="utf-8")  # fmt: skip

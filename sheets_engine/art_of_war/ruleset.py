@@ -11,7 +11,7 @@ from sheets_engine.art_of_war.model import PLAYED_TEMPERS, Ground, Kind, ground_
 from sheets_engine.art_of_war.schema import TABS
 from sheets_engine.art_of_war.setup import BadOption, check_options, new_world
 from sheets_engine.art_of_war.sheet import read_world, record_ledger, world_tabs
-from sheets_engine.core.capabilities import Intake, MapPicture
+from sheets_engine.core.capabilities import Intake, MapPicture, ReportPages
 from sheets_engine.core.problems import Problem
 from sheets_engine.core.registry import lazy
 from sheets_engine.core.ruleset import Outcome, Ruleset, SetupError
@@ -21,6 +21,7 @@ from sheets_engine.core.tables import Draft, GameState
 
 DEFAULTS = {"houses": 4, "people": 1, "temper": "steady"}
 HEXMAP = "sheets_engine.art_of_war.hexmap"
+BOARD, BOARD_PAGE = "sheets_engine.art_of_war.board", "sheets_engine.art_of_war.boardpage"
 NO_LAYOUT = "The Art of War's hexes stand where their q,r put them: --save-layout is for Sengoku maps"
 MAX_SEED = 1_000  # the seed is kept in a cell: a longer one would be cut there and no longer remake the board
 
@@ -96,4 +97,10 @@ def build() -> Ruleset:
             draw=lazy(HEXMAP, "draw_view"), reader_problem=lazy(HEXMAP, "reader_problem"), no_layout=NO_LAYOUT, logs=()
         ),
         intake=Intake(responses="Form Responses 1", copy=phases.copy_answers),
+        report=ReportPages(  # each house's board page and the GMs', imported when `report` writes them
+            readers=lazy(BOARD, "readers"),
+            content=lazy(BOARD, "content"),
+            page=lazy(BOARD_PAGE, "page"),
+            logs=("Notifications",),
+        ),
     )

@@ -46,6 +46,7 @@ class Page:
     who: str  # "the Oda clan (private)", "the GMs (everything)"
     turn: int | None  # the turn the picture is drawn at
     sections: list[tuple[str, list[dict[str, Any]]]]
+    html: str | None = None  # the ruleset's whole page, written as is (The Art of War's board); None: laid out here
 
 
 @dataclass(frozen=True)
