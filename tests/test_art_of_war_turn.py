@@ -135,3 +135,17 @@ def test_a_campaign_of_bots_alone_still_resolves_one_season_a_run() -> None:
     assert (report.status, report.headline) == (RunStatus.RESOLVED, "Season 1 resolved: season 2 opens with Lotus")
     assert "played on" not in report.summary
     assert {r["Turn"] for r in store.records("History")} == {1}
+
+
+def test_a_cell_empty_when_read_and_written_in_both_seasons_is_put_back_as_the_first_season_left_it() -> None:
+    store, _ = ordered_and_waiting()
+    header = store.tabs["Houses"][0]
+    for row in store.tabs["Houses"][1:]:
+        row[header.index("Mandate")] = None  # a GM cleared the column: read as 0, recorded empty
+    report = app.resolve(store, now=NOW)
+    rows = [r for r in store.records("History") if r["Resolution"].startswith(report.resolution)]
+    wrote = {(r["Turn"], r["Key"]): (r["Old"], r["New"]) for r in rows if r["Column"] == "Mandate"}
+    assert wrote[(1, "Lotus")] == (None, 24)  # the cell as read: empty
+    assert wrote[(2, "Lotus")] == (24, 38)  # season 2's Old is what season 1 wrote, not the empty cell
+    app.rollback(store, 2, now=NOW)
+    assert {r["House"]: r["Mandate"] for r in store.records("Houses")}["Lotus"] == 24
