@@ -136,6 +136,8 @@ def test_the_board_page_in_chromium_selects_a_piece_marks_its_reach_and_builds_t
         assert tab.locator("#order-line").text_content() == f"Season 1 | Crane | march | {moves} | settler"
         tab.screenshot(path=str(tmp_path / f"crane-{width}.png"), full_page=True)
         fits = overflow(tab)
+        mandate = tab.locator("#mandate").evaluate("t => [t.scrollWidth, t.parentElement.clientWidth]")
+        assert mandate[0] <= mandate[1]  # the mandate table fits: reflowed into cards on a phone, not scrolled
         board_box = tab.locator("svg#board").bounding_box()
     assert (fits["scrollWidth"], fits["overflowing"]) == (width, [])
     assert board_box is not None and board_box["width"] <= width

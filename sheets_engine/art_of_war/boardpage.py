@@ -50,7 +50,11 @@ font-weight:600;paint-order:stroke;stroke:#111;stroke-width:2px}
 table{border-collapse:collapse;font-size:.9em;background:#fff}
 th,td{border:1px solid #ccc;padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:normal}
 th{background:#eee}#mandate td,#mandate th{white-space:nowrap}
-@media (max-width:600px){body{padding:8px}.label{font-size:13px}}
+@media (max-width:600px){body{padding:8px}.label{font-size:13px}
+.reflow thead{display:none}.reflow,.reflow tbody,.reflow tr,.reflow td{display:block;width:100%}
+.reflow tr{border:1px solid #ccc;margin:0 0 6px}.reflow td{border:0;border-top:1px solid #eee;display:flex;gap:8px}
+.reflow td::before{content:attr(data-label);font-weight:600;flex:0 0 9em}
+#mandate.reflow td,#mandate.reflow th{white-space:normal}}
 .builder{background:#fff;border:1px solid #ccc;padding:8px}
 .builder code{display:block;white-space:pre-wrap;background:#f3f3f3;padding:6px;margin:.4em 0}
 button,select{font:inherit;padding:4px 10px;margin:2px 4px 2px 0}
@@ -229,8 +233,11 @@ def _table(rows: list[dict[str, Any]], id_: str) -> str:
         return '<p class="note">None yet.</p>'
     columns = list(rows[0])
     head = "".join(f"<th>{_e(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{_e(r.get(c))}</td>" for c in columns) + "</tr>" for r in rows)
-    return f'<div class="scroll"><table id="{id_}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    body = "".join(
+        "<tr>" + "".join(f'<td data-label="{_e(c)}">{_e(r.get(c))}</td>' for c in columns) + "</tr>" for r in rows
+    )  # each cell names its column: on a phone a row reflows into a card of label and value
+    table = f'<table id="{id_}" class="reflow"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return f'<div class="scroll">{table}</div>'
 
 
 def _builder(content: dict[str, Any]) -> str:
