@@ -71,7 +71,9 @@ def test_a_pieces_reach_is_where_the_rules_let_it_march_and_strike_with_the_atta
     assert found["order"] == {"season": 1, "house": "Crane", "capital raises": "settler"}
     assert [h["Played by"] for h in found["houses"]] == ["a person", "bot (steady)", "bot (steady)", "bot (steady)"]
     gm = board.content(open_view(seeded()), None)
-    assert gm["houses"][0]["Played by"] == "ana@kai.jp" and gm["order"] is None  # the GMs see who plays
+    assert gm["houses"][0]["Played by"] == "ana@kai.jp"  # the GMs see who plays
+    assert gm["order"] == {"season": 1, "house": "Crane", "capital raises": "settler"}  # the house to move's
+    assert gm["next seasons"] == {"Crane": 1, "Tiger": 1, "Lotus": 2, "Wolf": 2}
     assert len(gm["reach"]) == len(gm["pieces"]) == 16
 
 
@@ -139,5 +141,10 @@ def test_the_board_page_in_chromium_selects_a_piece_marks_its_reach_and_builds_t
         mandate = tab.locator("#mandate").evaluate("t => [t.scrollWidth, t.parentElement.clientWidth]")
         assert mandate[0] <= mandate[1]  # the mandate table fits: reflowed into cards on a phone, not scrolled
         board_box = tab.locator("svg#board").bounding_box()
+        open_file(tab, written["GMs"])  # the GMs' builder follows the house of the piece selected
+        tab.locator('g.piece[data-piece="P8"]').click()
+        tab.locator('g.reach[data-for="P8"] polygon.march').first.click()
+        gm_order = [tab.locator(f"#order-{part}").text_content() for part in ("season", "house", "moves")]
     assert (fits["scrollWidth"], fits["overflowing"]) == (width, [])
     assert board_box is not None and board_box["width"] <= width
+    assert gm_order[:2] == ["2", "Lotus"] and (gm_order[2] or "").startswith("P8: 0,3 > ")

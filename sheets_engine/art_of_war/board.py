@@ -142,10 +142,14 @@ def content(view: View, reader: str | None, turn: int | None = None) -> dict[str
         {"house": p.house, "hexes": [hex_text(h) for h in p.hexes], "attacked": hex_text(p.attacked)}
         for p in scene.paths
     ]
+    # the order builder: the house's own next order; on the GMs' page, the house to move's (selecting another
+    # house's piece switches the builder to that house), for a GM who types a person's order in
+    orderer = reader if reader is not None else world.to_move
     order: dict[str, Any] | None = None
-    if reader is not None and not over and not world.houses[reader].fallen:
-        order = {"season": next_season_of(world, reader), "house": reader,
-                 "capital raises": world.houses[reader].raises.value}  # fmt: skip
+    if not over and orderer in world.houses and not world.houses[orderer].fallen:
+        order = {"season": next_season_of(world, orderer), "house": orderer,
+                 "capital raises": world.houses[orderer].raises.value}  # fmt: skip
+    seasons = {name: next_season_of(world, name) for name in world.standing()} if not over else {}
     return {
         "title": str(state.game("campaign") or "The Art of War"),
         "reader": reader or GMS,
@@ -163,4 +167,5 @@ def content(view: View, reader: str | None, turn: int | None = None) -> dict[str
         "moved": moved,
         "last circuit": last_circuit(view, world),
         "order": order,
+        "next seasons": seasons,  # each standing house's next order is for this season
     }

@@ -89,7 +89,13 @@ SCRIPT = """
     var target = event.target.closest('[data-moves]');
     if (target && selected) {
       var piece = board.querySelector('g.piece[data-piece="' + selected + '"]');
-      if (house !== piece.dataset.house) { entries = {}; house = piece.dataset.house; }
+      if (house !== piece.dataset.house) {  // another house's piece (the GMs' page): its own order
+        entries = {}; house = piece.dataset.house;
+        if (builder && piece.dataset.season) {
+          builder.dataset.season = piece.dataset.season;
+          document.getElementById('order-season').textContent = piece.dataset.season;
+        }
+      }
       entries[selected] = target.dataset.moves; order = 'march'; show(null); render(); return;
     }
     var found = event.target.closest('g.piece.mine');
@@ -194,6 +200,7 @@ def svg(content: dict[str, Any]) -> str:
         x, y = _xy(piece["hex"])
         colour = colours.get(piece["house"], "#999")
         mine = piece["piece"] in content["reach"]
+        season = content["next seasons"].get(piece["house"], "")
         tip = _e(f"{piece['piece']}: {piece['house']}'s {piece['kind']} at {piece['hex']}")
         if piece["kind"] == "soldier":
             shape = (
@@ -204,6 +211,7 @@ def svg(content: dict[str, Any]) -> str:
         parts.append(
             f'<g class="piece{" mine" if mine else ""}" data-piece="{_e(piece["piece"])}" '
             f'data-house="{_e(piece["house"])}" data-kind="{_e(piece["kind"])}" data-hex="{_e(piece["hex"])}" '
+            f'data-season="{_e(season)}" '
             f'data-tip="{tip}"><title>{tip}</title>{shape}'
             f'<text class="label" x="{x:.1f}" y="{y:.1f}">{_e(piece["piece"])}</text></g>'
         )
