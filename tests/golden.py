@@ -14,7 +14,10 @@ its root; `--provinces N` changes the size of the generated campaign (the kept d
 
 The kept data was written by the code at ef872ed (issue 26 changed no rule), and the Art of War
 scenario's once more with the blank-cell rollback fix of the same change: its one difference from
-ef872ed is History's Old of an order typed with its Status empty (recorded empty, not Pending).
+ef872ed is History's Old of an order typed with its Status empty (recorded empty, not Pending). Issue 29
+regenerated the Art of War scenario alone: after the person's order one run plays on into season 2 (its
+bots up to the person's house, each season under a run id of its own), and a run that stops at a person's
+house has the Step `to-person`.
 """
 
 from __future__ import annotations
