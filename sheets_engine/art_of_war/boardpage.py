@@ -88,7 +88,7 @@ SCRIPT = """
   board.addEventListener('click', function (event) {
     var target = event.target.closest('[data-moves]');
     if (target && selected) {
-      var piece = board.querySelector('g.piece[data-piece="' + selected + '"]');
+      var piece = board.querySelector('g.piece[data-piece="' + CSS.escape(selected) + '"]');
       if (house !== piece.dataset.house) {  // another house's piece (the GMs' page): its own order
         entries = {}; house = piece.dataset.house;
         if (builder && piece.dataset.season) {
