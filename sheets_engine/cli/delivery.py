@@ -103,12 +103,13 @@ def remind(source: str, webhooks_file: str, hours: float, at: str | None, dry_ru
     else:
         verb = "Would remind" if dry_run else "Reminded"
         named = sum(len(v) for v in report.reminded.values())
+        group, member = report.group, report.member
         print_text(
-            f"{verb} {len(report.reminded)} clan(s) of {named} character(s) without an order for turn {report.turn}."
+            f"{verb} {len(report.reminded)} {group}(s) of {named} {member}(s) without an order for turn {report.turn}."
         )
         for clan in report.no_webhook:
-            print_text(f"Warning: no webhook for clan:{clan}: its players were not reminded.")
+            print_text(f"Warning: no webhook for {report.audience.get(clan, clan)}: its players were not reminded.")
     for clan, why in report.failed.items():
-        click.echo(f"Error: the {clan} clan was not reminded: {visible(why)}", err=True)
+        click.echo(f"Error: the {clan} {report.group} was not reminded: {visible(why)}", err=True)
     if code:
         sys.exit(code)
