@@ -1,4 +1,5 @@
-"""Deadline reminders: each clan's Discord channel hears who of its characters has not ordered yet.
+"""Deadline reminders: each clan's Discord channel hears who of its characters has not ordered yet (a Clan
+War faction's, that it has not: the groups, their names and the words are the ruleset's `reminders`).
 
 `sheets-engine remind SOURCE --webhooks FILE --before HOURS` runs from cron (hourly). Once the
 turn's deadline is less than HOURS away (and not yet past), it posts to each clan's webhook

@@ -83,7 +83,8 @@ def remind(source: str, webhooks_file: str, hours: float, at: str | None, dry_ru
     Once per turn, when the turn's deadline is less than HOURS away: each clan's webhook gets the
     names of its characters with no form response and no Orders row for the turn. The Game key
     reminded_turn records it (with a History row) before anything is posted, so a clan is never
-    reminded twice. Run it hourly from cron.
+    reminded twice. Run it hourly from cron. For Clan War: each faction (faction:NAME) that has no
+    Purchases, Bids or Moves row and no Form response for the turn.
 
     Example: sheets-engine remind campaign.xlsx --webhooks webhooks.toml --before 6
     """
