@@ -112,6 +112,8 @@ def test_clan_war_player_loop(tmp_path: Path, capsys: Any, monkeypatch: Any, dis
         assert len(valid()) == 2  # the two battles waiting for their results
         moves = cells(path)["Moves"]
         assert all(row[3] != "Ogre Band" for row in moves[1:])  # the late move waits in the Form's tab
+        purchases = cells(path)["Purchases"]
+        assert sum(1 for row in purchases[1:] if len(row) > 12 and row[12]) == 2  # copied by check, not again
 
         code, out, err = cli("resolve", str(path), "--now", "2026-11-28 22:00", "--json")  # cron, during the pause
         assert (code, json.loads(out)["status"]) == (0, "nothing_to_do")

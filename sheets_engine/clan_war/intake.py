@@ -91,6 +91,12 @@ def emails(cell: Any) -> set[str]:
     return {part.strip().casefold() for part in str(cell or "").replace(";", ",").split(",") if part.strip()}
 
 
+def has_form_tab(state: GameState) -> bool:
+    """Does the workbook have the Form's tab (a workbook made before the players' loop has none)?"""
+    layout = state.layouts.get(RESPONSES)
+    return layout is not None and bool(layout.columns)
+
+
 def copied(state: GameState | Draft) -> Counter[tuple[str, str]]:
     """(Submitted, Email) of every row the Form's responses became, in the three order tabs."""
     seen: Counter[tuple[str, str]] = Counter()
@@ -104,7 +110,7 @@ def copied(state: GameState | Draft) -> Counter[tuple[str, str]]:
 def new_responses(state: GameState | Draft) -> list[Response]:
     """Every response of the Form's tab not yet copied, as the row it becomes or why it cannot be one."""
     frame = state.frame(RESPONSES)
-    if frame.empty:
+    if frame.empty or not has_form_tab(state if isinstance(state, GameState) else state.state):
         return []
     seen = copied(state)
     found = []
@@ -200,7 +206,7 @@ def copy_responses(draft: Draft, turn: int, cutoff: datetime | None, zone: tzinf
     """Copy every new response sent by `cutoff` (None: every one) as a row of `turn`; the counts: copied,
     refused (impersonation), waiting for a later turn, not taken (named by `response_problems`)."""
     counts: Counter[str] = Counter()
-    if not draft.state.layouts[RESPONSES].columns:
+    if not has_form_tab(draft.state):
         return counts  # a workbook without the Form's tab
     for response in new_responses(draft):
         if response.values is None:
@@ -224,7 +230,7 @@ def response_problems(state: GameState) -> list[Problem]:
     """What keeps the Form's responses from being copied: the order tabs' Submitted and Email columns missing
     (an error: without them a response would be copied again every run), and each response that cannot be a
     row (a warning naming its row, column and value: copied once the answer is corrected)."""
-    if not state.layouts[RESPONSES].columns or state.frame(RESPONSES).empty:
+    if not has_form_tab(state) or state.frame(RESPONSES).empty:
         return []
     problems = []
     for tab in ORDER_TABS:

@@ -14,7 +14,7 @@ from sheets_engine.clan_war import battles, naga, results
 from sheets_engine.clan_war.alliances import broken_by_the_gm
 from sheets_engine.clan_war.bids import BID_KINDS
 from sheets_engine.clan_war.game import Turn
-from sheets_engine.clan_war.intake import response_problems
+from sheets_engine.clan_war.intake import has_form_tab, response_problems
 from sheets_engine.clan_war.koku import parse_costs
 from sheets_engine.clan_war.schema import ITEMLESS, NEUTRAL, RESPONSES, ItemKind, PersonalityStatus, Phase
 from sheets_engine.clan_war.settings import Settings, settings_problems
@@ -176,7 +176,7 @@ def check(state: GameState) -> list[Problem]:
 def _form(state: GameState) -> list[Problem]:
     """The Form's responses that cannot be copied, and a Form linked (Game key form_id) to a workbook with no
     tab for its answers."""
-    if str(state.game("form_id", "") or "").strip() and not state.layouts[RESPONSES].columns:
+    if str(state.game("form_id", "") or "").strip() and not has_form_tab(state):
         return [
             Problem(
                 RESPONSES,
