@@ -23,11 +23,12 @@ from sheets_engine.core.picture import DPI, MAP_STYLE, PALETTE, PNG_METADATA
 from sheets_engine.core.tables import GameState
 from sheets_engine.maplayout import Layout
 from sheets_engine.maplayout import layout as lay_out
-from sheets_engine.mapview import Views
+from sheets_engine.mapview import Label, Views, place_labels
 
 NEUTRAL_COLOUR = "#DDDDDD"
 HATCHES = ("", "//", "..", "xx")  # past seven factions a colour comes back with a hatch
 WIDTH, HEIGHT, LEGEND = 11.0, 8.0, 2.6  # inches at DPI: about 1500 by 900 pixels
+NAME_CHAR, FORCE_CHAR, LINE = 7.0, 6.0, 13.0  # pixels: a bold 7-point character, a 6.5-point one, a boxed line
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,7 @@ def render(drawn: Scene) -> bytes:
         places = {p.name: p for p in drawn.places}
         lengths = sorted(((places[a].x - places[b].x) ** 2 + (places[a].y - places[b].y) ** 2) ** 0.5
                          for a, b in drawn.links)  # fmt: skip
-        radius = (lengths[len(lengths) // 2] * 0.25 if lengths else 0.25) or 0.25
+        radius = (lengths[len(lengths) // 2] * 0.18 if lengths else 0.18) or 0.18
         palette = styles(drawn.factions)
         for a, b in drawn.links:
             axes.plot([places[a].x, places[b].x], [places[a].y, places[b].y], color="#999999", lw=0.8, zorder=1)
@@ -189,18 +190,21 @@ def render(drawn: Scene) -> bytes:
                                   lw=0.8, zorder=3))  # fmt: skip
             if place.library:
                 axes.plot(place.x, place.y, marker="s", ms=6, color="white", markeredgecolor="black", zorder=4)
-            axes.text(place.x, place.y + radius * 1.1, place.name, ha="center", va="bottom", fontsize=7,
-                      fontweight="bold", zorder=6, path_effects=halo, clip_on=True)  # fmt: skip
-        here: dict[str, list[Force]] = {}
+        scale = WIDTH * DPI / max(right - left, 1e-9)  # pixels per unit of the places (the window has the axes' shape)
+        spots = _labels(drawn, places, scale, radius)
+        for place in drawn.places:
+            x, y = spots.get(("name", place.name), (place.x, place.y + radius * 1.6))
+            axes.text(x, y, place.name, ha="center", va="center", fontsize=7, fontweight="bold", zorder=6,
+                      path_effects=halo, clip_on=True)  # fmt: skip
+        below: dict[str, int] = {}
         for force in drawn.forces:
-            here.setdefault(force.province, []).append(force)
-        for province, standing in here.items():
-            place = places[province]
-            for i, force in enumerate(standing):  # one under the other, in the order they were found
-                axes.text(place.x, place.y - radius * (1.15 + 1.1 * i), force.text, ha="center", va="top", fontsize=6.5,
-                          color="black", zorder=6, clip_on=True,
-                          bbox={"boxstyle": "round,pad=0.2", "facecolor": palette.get(force.faction,
-                                (NEUTRAL_COLOUR, ""))[0], "edgecolor": "black", "lw": 0.6})  # fmt: skip
+            place = places[force.province]
+            fallback = (place.x, place.y - radius * (1.6 + 1.3 * below.get(force.province, 0)))
+            below[force.province] = below.get(force.province, 0) + 1
+            x, y = spots.get(("force", force.province, force.faction), fallback)
+            axes.text(x, y, force.text, ha="center", va="center", fontsize=6.5, color="black", zorder=6, clip_on=True,
+                      bbox={"boxstyle": "round,pad=0.2", "facecolor": palette.get(force.faction,
+                            (NEUTRAL_COLOUR, ""))[0], "edgecolor": "black", "lw": 0.6})  # fmt: skip
         for province in drawn.battles:
             place = places[province]
             axes.plot(place.x + radius * 0.9, place.y + radius * 0.9, marker="X", ms=12, color="#D55E00",
@@ -220,6 +224,23 @@ def render(drawn: Scene) -> bytes:
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=DPI, metadata=PNG_METADATA)
     return buffer.getvalue()
+
+
+def _labels(
+    drawn: Scene, places: dict[str, Place], scale: float, radius: float
+) -> dict[tuple[str, ...], tuple[float, float]]:
+    """Where each label stands clear of the others and of every province's circle (sheets_engine.mapview):
+    the forces first, then the names. A label with no free spot keeps its usual place (absent here): a
+    province's name is never left out."""
+    labels = [
+        Label(("force", f.province, f.faction), f.text, places[f.province].x, places[f.province].y, 2.0,
+              len(f.text) * FORCE_CHAR + 6.0)
+        for f in drawn.forces
+    ]  # fmt: skip
+    labels += [Label(("name", p.name), p.name, p.x, p.y, 1.0, len(p.name) * NAME_CHAR) for p in drawn.places]
+    shown = place_labels(labels, scale, NAME_CHAR, LINE, radius * scale, [(p.x, p.y) for p in drawn.places],
+                         drawn.box)  # fmt: skip
+    return {tuple(str(k) for k in placed.key): (placed.x, placed.y) for placed in shown}  # type: ignore[union-attr]
 
 
 def draw_view(view: View, faction: str | None, turn: int | None, placed: Any) -> bytes:

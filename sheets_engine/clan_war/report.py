@@ -66,7 +66,10 @@ def content(view: View, faction: str | None, turn: int | None = None) -> dict[st
     """What one reader may know at `turn` (see `shown_turn`); `faction=None` is the GMs."""
     state = view.state
     number = shown_turn(state, turn)
-    mine = (lambda who: True) if faction is None else (lambda who: str(who) == faction)
+
+    def mine(who: Any) -> bool:
+        return faction is None or str(who) == faction
+
     report: dict[str, Any] = {"campaign": str(state.game("campaign")), "turn": number, "reader": faction or GM}
     if faction is None:
         report["problems"] = [
