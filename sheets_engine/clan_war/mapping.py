@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import networkx as nx
 
@@ -240,7 +240,7 @@ def _labels(
     labels += [Label(("name", p.name), p.name, p.x, p.y, 1.0, len(p.name) * NAME_CHAR) for p in drawn.places]
     shown = place_labels(labels, scale, NAME_CHAR, LINE, radius * scale, [(p.x, p.y) for p in drawn.places],
                          drawn.box)  # fmt: skip
-    return {tuple(str(k) for k in placed.key): (placed.x, placed.y) for placed in shown}  # type: ignore[union-attr]
+    return {cast(tuple[str, ...], placed.key): (placed.x, placed.y) for placed in shown}  # the keys given above
 
 
 def draw_view(view: View, faction: str | None, turn: int | None, placed: Any) -> bytes:
