@@ -204,3 +204,23 @@ def test_form_sync_sets_the_factions_orders_items_provinces_and_forces_standing(
         FORM, "c1a00001", "c1a00002", "c1a00010",
     ]  # fmt: skip
     assert app.validate(sheet) == []  # the keys it added are a campaign's own
+
+
+def test_a_rolled_back_turn_restores_every_cell_and_copies_its_responses_again_once() -> None:
+    laid = demo_tabs(DEADLINE, [BUY, IMPOSTOR])
+    store = MemoryStore(laid)
+    app.resolve(store, now=NOW)
+    app.rollback(store, 1)
+
+    def kept(rows: list[list[Any]]) -> list[list[Any]]:
+        trimmed = [[None if c in ("", None) else c for c in row] for row in rows]
+        return [row for row in trimmed if any(c is not None for c in row)]
+
+    assert {t: kept(store.tabs[t]) for t in laid if t != "History"} == {
+        t: kept(laid[t]) for t in laid if t != "History"
+    }
+    app.resolve(store, now=NOW)
+    assert [(r["Submitted"], r["Email"], r["Status"]) for r in rows(store, "Purchases")] == [
+        ("2026-11-28 10:00:00", "crab@example.com", "Accepted"),
+        ("2026-11-28 13:00:00", "crane@example.com", "Rejected"),
+    ]
