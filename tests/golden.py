@@ -19,7 +19,7 @@ regenerated the Art of War scenario alone: after the person's order one run play
 bots up to the person's house, each season under a run id of its own), and a run that stops at a person's
 house has the Step `to-person`. Issue 28's player loop regenerated the Clan War scenario alone: its
 workbooks have the Form's tab (Form Responses 1, empty) and the Submitted and Email columns of Purchases,
-Bids and Moves (empty in the demo's rows); no cell of the rules changed.
+Bids and Moves (empty in the demo's rows), and the Game key reminded_turn; no cell of the rules changed.
 """
 
 from __future__ import annotations
