@@ -224,3 +224,17 @@ def test_a_rolled_back_turn_restores_every_cell_and_copies_its_responses_again_o
         ("2026-11-28 10:00:00", "crab@example.com", "Accepted"),
         ("2026-11-28 13:00:00", "crane@example.com", "Rejected"),
     ]
+
+
+def test_form_sync_on_a_workbook_without_the_form_tab_says_where_the_answers_must_arrive(forms) -> None:
+    _fake, root = forms
+    laid = demo_tabs()
+    del laid["Form Responses 1"]
+    report = sync(
+        Sheet(laid), FormsClient(requests.Session(), QUICK, root, "engine@game.iam.gserviceaccount.com"), FORM
+    )
+    assert report.warnings == [
+        "the campaign has no 'Form Responses 1' tab: the Form's answers have nowhere to arrive. In the Form: "
+        "Responses > Link to Sheets (a Google Sheet gets the tab); in a workbook, add the tab with the Form's "
+        "questions as headers"
+    ]
