@@ -167,6 +167,14 @@ def sync(
         requests_ = update_requests(form, items, asked.choices(state), asked.questions)
         spreadsheet = getattr(store, "key", None)
         warnings = form_warnings(form, spreadsheet)
+        intake = campaign.ruleset.intake
+        layout = state.layouts.get(intake.responses) if intake is not None else None
+        if intake is not None and (layout is None or not layout.columns):  # a workbook made before the Form's tab
+            warnings.append(
+                f"the campaign has no '{intake.responses}' tab: the Form's answers have nowhere to arrive. In the "
+                "Form: Responses > Link to Sheets (a Google Sheet gets the tab); in a workbook, add the tab with the "
+                "Form's questions as headers"
+            )
         options = {
             name: len(r["updateItem"]["item"]["questionItem"]["question"]["choiceQuestion"]["options"])
             for (name, _k), r in zip(asked.questions, requests_, strict=True)

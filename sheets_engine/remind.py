@@ -1,4 +1,5 @@
-"""Deadline reminders: each clan's Discord channel hears who of its characters has not ordered yet.
+"""Deadline reminders: each clan's Discord channel hears who of its characters has not ordered yet (a Clan
+War faction's, that it has not: the groups, their names and the words are the ruleset's `reminders`).
 
 `sheets-engine remind SOURCE --webhooks FILE --before HOURS` runs from cron (hourly). Once the
 turn's deadline is less than HOURS away (and not yet past), it posts to each clan's webhook
@@ -13,11 +14,13 @@ next `notify` (or are there already).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from sheets_engine.app import Run
+from sheets_engine.core.capabilities import no_order_yet
 from sheets_engine.core.deadlines import local_text
 from sheets_engine.core.history import whole
 from sheets_engine.core.ruleset import Outcome
@@ -43,6 +46,9 @@ class RemindReport:
     gone: list[str] = field(default_factory=list)  # webhook labels that answered 404
     unconfirmed: list[str] = field(default_factory=list)  # clans whose reminder may or may not have been posted
     dry_run: bool = False
+    group: str = "clan"  # the ruleset's words for a group reminded and its names (core.capabilities.Reminders)
+    member: str = "character"
+    audience: dict[str, str] = field(default_factory=dict)  # group -> the webhook audience it is routed by
 
     def summary(self) -> dict[str, Any]:
         """The counts and names, for the CLI."""
@@ -59,16 +65,21 @@ class RemindReport:
         }
 
 
-def message(deadline: datetime, zone: str, now: datetime, names: list[str]) -> str:
-    """The reminder as a clan reads it (notify puts the turn and channel before it)."""
+def message(
+    deadline: datetime,
+    zone: str,
+    now: datetime,
+    names: list[str],
+    group: str = "",
+    says: Callable[..., str] | None = None,
+) -> str:
+    """The reminder as a group reads it (notify puts the turn and channel before it); `says` is the ruleset's
+    last sentence (core.capabilities.Reminders.sentence)."""
     left = max(0, int((deadline - now).total_seconds() // 60))
     hours, minutes = divmod(left, 60)
     when = f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
-    listed = ", ".join(names)
-    return (
-        f"The deadline is {local_text(deadline, deadline.tzinfo or UTC)} ({zone}), in {when}. "
-        f"No order yet from: {listed}."
-    )
+    last = (says or no_order_yet)(group, names)
+    return f"The deadline is {local_text(deadline, deadline.tzinfo or UTC)} ({zone}), in {when}. {last}"
 
 
 def remind(
@@ -91,7 +102,7 @@ def remind(
         ledger = campaign.ruleset.turn.ledger(state)
         plan, period, unit = ledger.schedule, ledger.period, ledger.unit
         moment = run.moment.astimezone(UTC)
-        report = RemindReport(turn=period, dry_run=dry_run)
+        report = RemindReport(turn=period, dry_run=dry_run, group=reminders.group, member=reminders.member)
         deadline = plan.recorded() or plan.deadline
         if deadline is None:
             report.reason = "no deadline is set (the Game key deadline)"
@@ -104,10 +115,11 @@ def remind(
             return report
         reminded = whole(state.game(reminders.key, 0)) or 0
         if reminded >= period:
-            report.reason = f"the clans were reminded for {unit} {period} already"
+            report.reason = f"the {reminders.group}s were reminded for {unit} {period} already"
             return report
         missing = reminders.missing(state, period, deadline)
         audience = {clan: f"{reminders.audience}:{clan}" for clan in missing}
+        report.audience = dict(audience)
         targets = {}
         for clan, names in sorted(missing.items()):
             if webhooks.route(audience[clan], CHANNEL) is None:
@@ -125,7 +137,9 @@ def remind(
         # The turn and each clan's reminder are written first: a run that dies while posting never
         # reminds twice, and a clan it did not reach yet hears with the next notify.
         zone = str(state.game("time_zone", "") or "").strip() or "UTC"
-        texts = {clan: message(deadline, zone, moment, names) for clan, names in targets.items()}
+        texts = {
+            clan: message(deadline, zone, moment, names, clan, reminders.sentence) for clan, names in targets.items()
+        }
         draft = Draft(state)
         if draft.has("Game", reminders.key):
             draft.set("Game", reminders.key, "Value", period, CAUSE)

@@ -158,3 +158,21 @@ def results(turn: Turn, tab: str) -> list[tuple[Any, Any]]:
     """(Status, Result) of every row of an order tab, in row order."""
     frame = turn.draft.frame(tab)
     return [(r["Status"], r["Result"]) for r in frame.to_dict("records")]
+
+
+RESPONSE_HEADER = ["Timestamp", "Email Address", "Faction", "Order", "Item", "Count", "From", "Target", "Province",
+                   "Ally OK", "Bid", "Mover", "To"]  # fmt: skip
+
+
+def demo_tabs(game: dict[str, Any] | None = None, responses: list[dict[str, Any]] = ()) -> dict[str, list[list[Any]]]:
+    """The Clan War demo's tabs, with Game keys changed or added and Form responses (dicts by question)."""
+    laid = template_tabs(RULESET, demo=True)
+    header = laid["Game"][0]
+    by_key = {row[0]: row for row in laid["Game"][1:]}
+    for key, value in (game or {}).items():
+        if key in by_key:
+            by_key[key][1] = value
+        else:
+            laid["Game"].append([key, value, ""][: len(header)])
+    laid["Form Responses 1"] = [RESPONSE_HEADER] + [[r.get(c, "") for c in RESPONSE_HEADER] for r in responses]
+    return laid

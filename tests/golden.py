@@ -17,7 +17,9 @@ scenario's once more with the blank-cell rollback fix of the same change: its on
 ef872ed is History's Old of an order typed with its Status empty (recorded empty, not Pending). Issue 29
 regenerated the Art of War scenario alone: after the person's order one run plays on into season 2 (its
 bots up to the person's house, each season under a run id of its own), and a run that stops at a person's
-house has the Step `to-person`.
+house has the Step `to-person`. Issue 28's player loop regenerated the Clan War scenario alone: its
+workbooks have the Form's tab (Form Responses 1, empty) and the Submitted and Email columns of Purchases,
+Bids and Moves (empty in the demo's rows), and the Game key reminded_turn; no cell of the rules changed.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ def test_a_turn_with_no_deadline_and_nothing_ordered_waits_for_force() -> None:
     waiting = RULESET.resolve(state(), NOON, False)
     assert waiting.status is RunStatus.NOTHING
     assert waiting.changes == []
-    assert "turn 1 has no Purchases, Bids, Moves or Alliances waiting and no deadline is set" in waiting.headline
+    said = "turn 1 has no Purchases, Bids, Moves, Alliances or Form responses waiting and no deadline is set"
+    assert said in waiting.headline
     forced = RULESET.resolve(state(), NOON, True)
     assert forced.status is RunStatus.RESOLVED
     assert _game(forced)["turn"] == "2"

@@ -118,7 +118,8 @@ def test_a_ruleset_from_its_own_package_plays_through_every_command(
     assert sorted(p.name for p in reports.iterdir()) == ["ann.html", "ben.html", "cai.html", "gm.html"]
     assert "<h2>Map</h2>" not in (reports / "ann.html").read_text()  # Tally draws no map
     code, said = failing(monkeypatch, capsys, "map", str(path), "--out", str(tmp_path / "map.png"))
-    assert (code, said) == (2, "Error: maps know the Art of War and Sengoku Jidai tabs only, not the Tally ruleset\n")
+    refused = "Error: maps know the Art of War, Clan War and Sengoku Jidai tabs only, not the Tally ruleset\n"
+    assert (code, said) == (2, refused)
 
     own = run("tally-scores", str(path))  # its own command, from its package
     assert own.exit_code == 0 and own.stdout.startswith("Ann ")

@@ -15,6 +15,7 @@ TAB_NAMES = (
     "Purchases",
     "Bids",
     "Moves",
+    "Form Responses 1",
     "Battles",
     "Battle Results",
     "Alliances",

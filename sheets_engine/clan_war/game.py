@@ -7,6 +7,7 @@ import math
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sheets_engine.clan_war.schema import (
@@ -61,6 +62,7 @@ class Turn:
     reincarnations: dict[str, str] = field(default_factory=dict)
     resumed: bool = False  # this run resumes the turn paused for its battles
     battles: list[Any] = field(default_factory=list)  # the turn's battles (clan_war.battles.Battle), once found
+    cutoff: datetime | None = None  # Form responses sent after it wait for a later turn (None: every one joins)
 
     def __post_init__(self) -> None:
         if not self.start_control:

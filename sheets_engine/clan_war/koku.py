@@ -42,8 +42,8 @@ def own_unit(turn: Turn, faction: str, unit: str, destroyed: str, column: str = 
 
 
 def count_of(row: dict[str, Any]) -> int:
-    """The Count of an order (empty: 1)."""
-    return 1 if row["Count"] is None else int(row["Count"])
+    """The Count of an order (empty: 1; a row added this run holds an empty count as "")."""
+    return 1 if row["Count"] is None or row["Count"] == "" else int(row["Count"])
 
 
 def pay(turn: Turn, faction: str, price: Price, cause: str) -> None:

@@ -13,7 +13,17 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sheets_engine.clan_war import alliances, battles, bids, movement, new_forces, recovery, reincarnation, results
+from sheets_engine.clan_war import (
+    alliances,
+    battles,
+    bids,
+    intake,
+    movement,
+    new_forces,
+    recovery,
+    reincarnation,
+    results,
+)
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import Phase
 from sheets_engine.clan_war.settings import read_settings
@@ -21,7 +31,7 @@ from sheets_engine.clan_war.start import orders as start_orders
 from sheets_engine.core import turn as skeleton
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.lifecycle import Outcome, RunLedger, RunStatus
-from sheets_engine.core.tables import GameState
+from sheets_engine.core.tables import Draft, GameState
 from sheets_engine.core.turn import Begun, Ended, Pause, Step, TurnPlan
 
 Rule = Callable[[Turn], None]
@@ -67,13 +77,28 @@ def not_due(state: GameState, ledger: RunLedger, now: datetime) -> str:
     alliances_frame = state.frame("Alliances")
     if (alliances_frame["Status"] == "Pending").any():
         return ""
+    if any(response.values is not None for response in intake.new_responses(state)):
+        return ""  # a Form response waits to be copied
     return (
-        f"turn {number} has no Purchases, Bids, Moves or Alliances waiting and no deadline is set; "
+        f"turn {number} has no Purchases, Bids, Moves, Alliances or Form responses waiting and no deadline is set; "
         "use --force to resolve it as it stands (recovery and taxes included)"
     )
 
 
+def form_responses(turn: Turn) -> None:
+    """The Form's responses sent by the cutoff become the turn's Purchases, Bids and Moves rows (clan_war.intake)."""
+    zone = turn.settings.schedule().zone
+    turn.summary.update(intake.copy_responses(turn.draft, turn.number, turn.cutoff, zone))
+
+
+def copy_answers(draft: Draft, period: int, cutoff: datetime | None) -> int:
+    """The intake capability: the Form's answers sent by the cutoff, copied as rows of the period."""
+    zone = read_settings(draft.state).schedule().zone
+    return intake.copy_responses(draft, period, cutoff, zone)["form responses copied"]
+
+
 _FIRST: list[tuple[str, Rule]] = [
+    ("start: form responses copied", form_responses),
     ("start: a new turn", reset_flags),
     ("start: alliances broken", alliances.broken_by_the_gm),
     ("start: alliances declared", alliances.declare),
@@ -105,7 +130,8 @@ def read_ledger(state: GameState) -> RunLedger:
 
 def begin(begun: Begun) -> Turn:
     """The turn every phase is given, over the skeleton's draft and dice."""
-    return Turn(begun.draft, read_settings(begun.state), begun.dice, begun.ledger.period, resumed=begun.resumed)
+    settings = read_settings(begun.state)
+    return Turn(begun.draft, settings, begun.dice, begun.ledger.period, resumed=begun.resumed, cutoff=begun.cutoff)
 
 
 def battles_to_fight(turn: Turn) -> str:

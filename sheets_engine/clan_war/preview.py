@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
-from sheets_engine.clan_war import alliances, battles, naga, phases, results
+from sheets_engine.clan_war import alliances, battles, intake, naga, phases, results
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import MovePhase, Phase
 from sheets_engine.clan_war.settings import read_settings
@@ -34,9 +34,14 @@ def preview(state: GameState, now: datetime) -> Outcome:
             else f"turn {settings.turn} was already resolved"
         )
         return Outcome.unchanged(state, settings.turn, {"checked": False, "reason": reason})
+    # the Form's answers sent by the deadline first, as the resolve copies them: they are checked with the rest
+    draft = Draft(state)
+    copies = intake.copy_responses(
+        draft, settings.turn, settings.schedule().cutoff(now, False), settings.schedule().zone
+    )
+    state = draft.finish()
     # forced: `check` runs before the deadline, and must judge the orders as the resolve at the deadline will
     after = phases.resolve_turn(state, now, force=True).state
-    draft = Draft(state)
     counts: Counter[str] = Counter()
     for tab in TABS:
         frame = state.frame(tab)
@@ -57,7 +62,7 @@ def preview(state: GameState, now: datetime) -> Outcome:
         "checked": True,
         "naga duties": warned,
         "turn": settings.turn,
-        "form responses copied": 0,
+        "form responses copied": copies["form responses copied"],
         "orders checked": sum(counts.values()),
         "valid now": counts["valid"],
         "will fail": counts["fail"],

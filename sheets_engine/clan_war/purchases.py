@@ -45,7 +45,7 @@ def _accepted(turn: Turn, item: str, faction: str | None = None) -> int:
     rows = (
         rows[rows["Item"] == item] if faction is None else rows[(rows["Item"] == item) & (rows["Faction"] == faction)]
     )
-    return int(sum(1 if c is None else int(c) for c in rows["Count"]))
+    return int(sum(1 if c is None or c == "" else int(c) for c in rows["Count"]))
 
 
 def in_play(turn: Turn, item: str) -> tuple[str, bool]:
@@ -175,7 +175,7 @@ def _accepted_for(turn: Turn, unit: str) -> int:
         & (frame["Action"] == Action.REPLACE.value)
         & (frame["Target"] == unit)
     ]
-    return int(sum(1 if c is None else int(c) for c in rows["Count"]))
+    return int(sum(1 if c is None or c == "" else int(c) for c in rows["Count"]))
 
 
 def free_name(turn: Turn, name: str) -> None:

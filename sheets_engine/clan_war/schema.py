@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from sheets_engine.core.cells import Count, Flag, OptionalCount, Text, Whole, enum_of, is_blank, name_text
+from sheets_engine.core.cells import Count, Flag, OptionalCount, Text, Timestamp, Whole, enum_of, is_blank, name_text
 from sheets_engine.core.history import history_spec
 from sheets_engine.core.tables import TabSpec
 
@@ -309,6 +309,9 @@ class PurchaseRow(Row):
     ally_ok: Flag = Field(alias="Ally OK")
     status: enum_of(PurchaseStatus, PurchaseStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
     result: Text = Field(alias="Result")
+    # optional: a row copied from the Form keeps when it was sent and who sent it (empty: typed in the sheet)
+    submitted: Timestamp = Field(default="", alias="Submitted")
+    email: Text = Field(default="", alias="Email")
 
 
 class BidRow(Row):
@@ -321,6 +324,9 @@ class BidRow(Row):
     province: Text = Field(alias="Province")
     status: enum_of(BidStatus, BidStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
     result: Text = Field(alias="Result")
+    # optional: a row copied from the Form keeps when it was sent and who sent it (empty: typed in the sheet)
+    submitted: Timestamp = Field(default="", alias="Submitted")
+    email: Text = Field(default="", alias="Email")
 
 
 class MoveRow(Row):
@@ -331,6 +337,9 @@ class MoveRow(Row):
     to: Text = Field(alias="To")
     status: enum_of(MoveStatus, MoveStatus.PENDING) = Field(alias="Status")  # type: ignore[valid-type]
     result: Text = Field(alias="Result")
+    # optional: a row copied from the Form keeps when it was sent and who sent it (empty: typed in the sheet)
+    submitted: Timestamp = Field(default="", alias="Submitted")
+    email: Text = Field(default="", alias="Email")
 
 
 class BattleResultRow(Row):
@@ -351,6 +360,30 @@ class BattleResultRow(Row):
     # optional: Shiba Ujimitsu used his reincarnation in the battle; the personality he reincarnates into
     reincarnated: Flag = Field(default=False, alias="Reincarnated")
     reincarnate_into: Text = Field(default="", alias="Reincarnate Into")
+
+
+class ResponseRow(Row):
+    """A Google Form response (Form Responses 1): player text, judged when it is copied into Purchases, Bids
+    or Moves (sheets_engine/clan_war/intake.py). The Form's text questions may be left out of it."""
+
+    timestamp: Timestamp = Field(alias="Timestamp")
+    email_address: Text = Field(alias="Email Address")
+    faction: Text = Field(alias="Faction")
+    order: Text = Field(alias="Order")
+    item: Text = Field(default="", alias="Item")
+    count: Text = Field(default="", alias="Count")
+    from_: Text = Field(default="", alias="From")
+    target: Text = Field(default="", alias="Target")
+    province: Text = Field(default="", alias="Province")
+    ally_ok: Text = Field(default="", alias="Ally OK")
+    bid: Text = Field(default="", alias="Bid")
+    mover: Text = Field(default="", alias="Mover")
+    to: Text = Field(default="", alias="To")
+
+
+RESPONSES = "Form Responses 1"
+RESPONSE_OPTIONAL = ("Item", "Count", "From", "Target", "Province", "Ally OK", "Bid", "Mover", "To")
+FORM_COLUMNS = ("Submitted", "Email")  # the order tabs' columns a copied response fills (optional in a workbook)
 
 
 class AllianceRow(Row):
@@ -431,9 +464,11 @@ TABS: tuple[TabSpec, ...] = (
         ),
     ),
     TabSpec("Stockpile", StockpileRow, rule_columns=("Faction", "Count")),
-    TabSpec("Purchases", PurchaseRow, engine_columns=("Status", "Result"), optional=("From",)),
-    TabSpec("Bids", BidRow, engine_columns=("Status", "Result"), optional=("Count", "Target")),
-    TabSpec("Moves", MoveRow, engine_columns=("Status", "Result")),
+    TabSpec("Purchases", PurchaseRow, engine_columns=("Status", "Result"), optional=("From", *FORM_COLUMNS)),
+    TabSpec("Bids", BidRow, engine_columns=("Status", "Result"), optional=("Count", "Target", *FORM_COLUMNS)),
+    TabSpec("Moves", MoveRow, engine_columns=("Status", "Result"), optional=FORM_COLUMNS),
+    # a workbook made before the player loop may lack the Form's tab: it reads as no responses
+    TabSpec(RESPONSES, ResponseRow, written=False, required=False, optional=RESPONSE_OPTIONAL),
     TabSpec("Battles", None, log=True, headers=BATTLE_HEADERS),
     TabSpec(
         "Battle Results",

@@ -14,8 +14,9 @@ from sheets_engine.clan_war import battles, naga, results
 from sheets_engine.clan_war.alliances import broken_by_the_gm
 from sheets_engine.clan_war.bids import BID_KINDS
 from sheets_engine.clan_war.game import Turn
+from sheets_engine.clan_war.intake import has_form_tab, response_problems
 from sheets_engine.clan_war.koku import parse_costs
-from sheets_engine.clan_war.schema import ITEMLESS, NEUTRAL, ItemKind, PersonalityStatus, Phase
+from sheets_engine.clan_war.schema import ITEMLESS, NEUTRAL, RESPONSES, ItemKind, PersonalityStatus, Phase
 from sheets_engine.clan_war.settings import Settings, settings_problems
 from sheets_engine.core.cells import split_names
 from sheets_engine.core.dice import Dice
@@ -169,7 +170,25 @@ def check(state: GameState) -> list[Problem]:
         problems += _typed_results(state, settings)
     if settings is not None and settings.phase == Phase.START.value and not _errors(problems):
         problems += _naga_duties(state, settings)
-    return problems
+    return problems + _form(state)
+
+
+def _form(state: GameState) -> list[Problem]:
+    """The Form's responses that cannot be copied, and a Form linked (Game key form_id) to a workbook with no
+    tab for its answers."""
+    if str(state.game("form_id", "") or "").strip() and not has_form_tab(state):
+        return [
+            Problem(
+                RESPONSES,
+                None,
+                "",
+                "",
+                f"a tab named '{RESPONSES}' (the Form's answers arrive there: in the "
+                "Form, Responses > Link to Sheets; in a workbook, add the tab with the Form's questions as headers)",
+                Severity.WARNING,
+            )
+        ]
+    return response_problems(state)
 
 
 def _errors(problems: list[Problem]) -> bool:

@@ -83,7 +83,8 @@ def remind(source: str, webhooks_file: str, hours: float, at: str | None, dry_ru
     Once per turn, when the turn's deadline is less than HOURS away: each clan's webhook gets the
     names of its characters with no form response and no Orders row for the turn. The Game key
     reminded_turn records it (with a History row) before anything is posted, so a clan is never
-    reminded twice. Run it hourly from cron.
+    reminded twice. Run it hourly from cron. For Clan War: each faction (faction:NAME) that has no
+    Purchases, Bids or Moves row and no Form response for the turn.
 
     Example: sheets-engine remind campaign.xlsx --webhooks webhooks.toml --before 6
     """
@@ -103,12 +104,13 @@ def remind(source: str, webhooks_file: str, hours: float, at: str | None, dry_ru
     else:
         verb = "Would remind" if dry_run else "Reminded"
         named = sum(len(v) for v in report.reminded.values())
+        group, member = report.group, report.member
         print_text(
-            f"{verb} {len(report.reminded)} clan(s) of {named} character(s) without an order for turn {report.turn}."
+            f"{verb} {len(report.reminded)} {group}(s) of {named} {member}(s) without an order for turn {report.turn}."
         )
         for clan in report.no_webhook:
-            print_text(f"Warning: no webhook for clan:{clan}: its players were not reminded.")
+            print_text(f"Warning: no webhook for {report.audience.get(clan, clan)}: its players were not reminded.")
     for clan, why in report.failed.items():
-        click.echo(f"Error: the {clan} clan was not reminded: {visible(why)}", err=True)
+        click.echo(f"Error: the {clan} {report.group} was not reminded: {visible(why)}", err=True)
     if code:
         sys.exit(code)

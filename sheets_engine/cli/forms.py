@@ -25,13 +25,15 @@ def form() -> None:
 @click.option("--dry-run", is_flag=True, help="Say how many options each question would get, and change nothing.")
 @json_option()
 def form_sync(source: str, form_id: str | None, dry_run: bool, as_json: bool) -> None:
-    """Set the Form's Character, Order and Target dropdowns from the sheet, in one update.
+    """Set the Form's dropdowns from the sheet (Character, Order and Target), in one update.
 
     Character gets the living characters, Order the order names (Missions), Target every province,
     army, clan and living character. The first run finds the questions by title and keeps their
     ids in the Game tab (form_character_item, form_order_item, form_target_item); later runs use
-    the ids. Warns when the Form is not linked to this spreadsheet or does not collect Verified
-    emails. Exits 3 if a GM edited the Form meanwhile (nothing changed: run again).
+    the ids. For Clan War: Faction, Order, Item, Province, Mover and To (the factions, the orders,
+    the Catalogue, the provinces, the forces in play). Warns when the Form is not linked to this
+    spreadsheet or does not collect Verified emails. Exits 3 if a GM edited the Form meanwhile
+    (nothing changed: run again).
 
     Example: sheets-engine form sync gsheet:KEY --form 1FAIpQLSf...
     """

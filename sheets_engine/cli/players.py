@@ -65,6 +65,7 @@ def report(source: str, out: str, turn: int | None, as_json: bool) -> None:
     Each is one self-contained HTML page, readable on a phone, with the map inside: what that clan
     may know after the turn, and nothing that belongs to another clan alone. The GMs' has everything.
     For The Art of War, each house's board page: where its pieces can march and strike, and its order.
+    For Clan War, each faction's: its koku, forces and orders, the others' forces in sight, its battles.
 
     Example: sheets-engine report campaign.xlsx --out reports/
     """

@@ -72,6 +72,11 @@ class MapPicture:
     logs: tuple[str, ...] = ("Battles",)  # the log tabs it reads whole
 
 
+def no_order_yet(group: str, names: list[str]) -> str:
+    """A reminder's last sentence: who of the group has not ordered (Sengoku Jidai: its characters)."""
+    return f"No order yet from: {', '.join(names)}."
+
+
 @dataclass(frozen=True)
 class Reminders:
     """`remind`: who has not ordered for the period yet, by the group a reminder goes to."""
@@ -79,6 +84,9 @@ class Reminders:
     missing: Callable[[GameState, int, datetime | None], dict[str, list[str]]]  # (state, period, cutoff) -> names
     audience: str = "clan"  # a group's webhook audience is AUDIENCE:GROUP (routed as `notify` routes)
     key: str = "reminded_turn"  # the Game key keeping the last period reminded
+    group: str = "clan"  # what a group is called in the command's words ("clan", "faction")
+    member: str = "character"  # what its names are ("character", "player")
+    sentence: Callable[[str, list[str]], str] = no_order_yet  # (group, names) -> the reminder's last sentence
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,10 @@ def load_state(raw: Mapping[str, RawTab], specs: Iterable[TabSpec]) -> tuple[Gam
     for spec in specs:
         spec_map[spec.name] = spec
         tab = by_title.get(norm(spec.name))
+        if tab is None and not spec.required:  # an older workbook made before the tab: read as empty
+            tables[spec.name], rows[spec.name] = empty_frame(spec), {}
+            layouts[spec.name] = Layout(spec.name, {}, 1, 0)  # no columns: the tab is not there
+            continue
         if tab is None:
             problems.append(
                 Problem(

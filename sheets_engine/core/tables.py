@@ -35,6 +35,7 @@ class TabSpec:
     headers: tuple[str, ...] = ()  # for log tabs (no model)
     optional: tuple[str, ...] = ()  # columns a workbook may lack: not reported when missing, read as empty
     written: bool = True  # False for tabs no rule ever writes (data tables, form responses)
+    required: bool = True  # False: a workbook may lack the whole tab (read as empty; only for tabs never written)
 
     @property
     def writable(self) -> frozenset[str]:

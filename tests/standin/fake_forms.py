@@ -73,6 +73,22 @@ def order_form(form_id: str, linked_sheet: str, email: str = "VERIFIED") -> dict
     }
 
 
+def clan_war_form(form_id: str, linked_sheet: str, email: str = "VERIFIED") -> dict[str, Any]:
+    """Clan War's order form of docs/clan-war.md: dropdown Faction, Order, Item, Province, Mover and To, and the
+    text questions (Count, From, Target, Ally OK, Bid) between them."""
+    titles = ("Faction", "Order", "Item", "Count", "From", "Target", "Province", "Ally OK", "Bid", "Mover", "To")
+    dropdowns = {"Faction", "Order", "Item", "Province", "Mover", "To"}
+    items = [
+        question(f"c1a0{n:04d}", f"c2b0{n:04d}", title) if title in dropdowns else
+        text_question(f"c1a0{n:04d}", f"c2b0{n:04d}", title)
+        for n, title in enumerate(titles, start=1)
+    ]  # fmt: skip
+    form = order_form(form_id, linked_sheet, email)
+    form["info"] = {"title": "Clan War orders", "documentTitle": "Clan War orders"}
+    form["items"] = items
+    return form
+
+
 class FakeForms:
     """Forms by id; `unshared` ids answer 403; `gm_edit_after_get` makes a GM edit right after a get."""
 
