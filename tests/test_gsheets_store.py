@@ -117,7 +117,7 @@ def test_a_conflict_exits_3_with_what_changed(env: ReplayEnv, capsys: Any, monke
             ["--credentials", str(env.key_file), "resolve", f"gsheet:{KEY}", "--force"], capsys, monkeypatch
         )
     assert code == 3
-    assert err.startswith(f"Error: gsheet:{KEY} changed while the engine was working (1 cell(s): ")
+    assert err.startswith(f"Error: gsheet:{KEY} changed while the engine was working (1 cell: ")
     assert "Run the command again" in err
 
 
@@ -245,7 +245,7 @@ def test_pull_copies_the_spreadsheet_into_a_workbook(env: ReplayEnv, capsys: Any
         code, out, _ = run_cli(
             ["--credentials", str(env.key_file), "pull", f"gsheet:{KEY}", str(target)], capsys, monkeypatch
         )
-    assert code == 0 and out.startswith(f"Copied {len(demo_tabs())} tab(s)")
+    assert code == 0 and out.startswith(f"Copied {len(demo_tabs())} tabs")
     pulled = WorkbookStore(target).read()
     for title, rows in demo_tabs().items():
         assert pulled[title].header == rows[0]
@@ -259,7 +259,7 @@ def test_push_copies_a_workbook_into_the_spreadsheet(env: ReplayEnv, capsys: Any
         code, out, _ = run_cli(
             ["--credentials", str(env.key_file), "push", str(source), f"gsheet:{KEY}"], capsys, monkeypatch
         )
-    assert (code, out) == (0, f"Copied {len(demo_tabs())} tab(s) from {source} to gsheet:{KEY}\n")
+    assert (code, out) == (0, f"Copied {len(demo_tabs())} tabs from {source} to gsheet:{KEY}\n")
     assert requests_made(cassette) == [TOKEN, METADATA, READ, WRITE]
 
 

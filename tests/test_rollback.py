@@ -279,7 +279,7 @@ def test_rollback_works_on_a_campaign_with_errors(memory: MemoryStore) -> None:
 def test_the_rollback_command(resolved: Path) -> None:
     result = CliRunner().invoke(cli, ["rollback", str(resolved), "--turn", "2"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("Rolled back to before turn 2: 2 run(s) undone, ")
+    assert result.stdout.startswith("Rolled back to before turn 2: 2 runs undone, ")
     assert "Game turn is 2." in result.stdout
     again = CliRunner().invoke(cli, ["rollback", str(resolved), "--turn", "2"])
     assert again.exit_code == 2

@@ -21,6 +21,7 @@ from sheets_engine.clan_war.start import orders as start_orders
 from sheets_engine.core import turn as skeleton
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.lifecycle import Outcome, RunLedger, RunStatus
+from sheets_engine.core.names import plural
 from sheets_engine.core.tables import GameState
 from sheets_engine.core.turn import Begun, Ended, Pause, Step, TurnPlan
 
@@ -115,7 +116,7 @@ def battles_to_fight(turn: Turn) -> str:
         return ""
     battles.list_battles(turn, turn.battles)
     names = ", ".join(b.province for b in turn.battles)
-    return f"the Battle Results of {len(turn.battles)} battle(s): {names}"
+    return f"the Battle Results of {plural(len(turn.battles), 'battle')}: {names}"
 
 
 def results_missing(turn: Turn) -> dict[str, Any]:
@@ -160,9 +161,9 @@ def summary(turn: Turn, ended: Ended) -> dict[str, Any]:
 
 
 def headline(turn: Turn, ended: Ended) -> str:
-    """'Turn 3 resolved (2 battle(s) applied)'."""
+    """'Turn 3 resolved (2 battles applied)'."""
     found = len(turn.battles)
-    return f"Turn {turn.number} resolved" + (f" ({found} battle(s) applied)" if found else "")
+    return f"Turn {turn.number} resolved" + (f" ({plural(found, 'battle')} applied)" if found else "")
 
 
 PLAN: TurnPlan[Turn] = TurnPlan(

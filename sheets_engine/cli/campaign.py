@@ -23,6 +23,7 @@ from sheets_engine.cli.common import (
 )
 from sheets_engine.cli.group import cli
 from sheets_engine.core.lifecycle import RunStatus
+from sheets_engine.core.names import plural
 from sheets_engine.output import (
     emit_json,
     json_option,
@@ -128,9 +129,11 @@ def recalc(source: str, dry_run: bool, overwrite_formulas: bool, as_json: bool) 
         emit_json(payload("ok", EXIT_OK, **counts(report)))
         return
     if dry_run:
-        print_changes(report, f"{len(report.changes)} cell(s) would change (dry run: nothing written)")
+        print_changes(report, f"{plural(len(report.changes), 'cell')} would change (dry run: nothing written)")
     else:
-        click.echo(f"{len(report.changes)} cell(s) changed, {len(report.history)} History row(s) added.")
+        click.echo(
+            f"{plural(len(report.changes), 'cell')} changed, {plural(len(report.history), 'History row')} added."
+        )
 
 
 @cli.command()
@@ -219,7 +222,9 @@ def print_resolution(report: Any, as_json: bool) -> None:
         return
     if report.dry_run:
         period = f"Season {summary['season']}" if "season" in summary else f"Turn {summary.get('turn')}"
-        print_changes(report, f"{period}: {len(report.changes)} cell(s) would change (dry run: nothing written)")
+        print_changes(
+            report, f"{period}: {plural(len(report.changes), 'cell')} would change (dry run: nothing written)"
+        )
     lines = [[name, value] for name, value in summary.items() if name not in ("resolved", "turn", "year", "winter")]
     lines.append(["cells changed", len(report.changes)])
     lines.append(["notifications", len(report.logs.get("Notifications", []))])
@@ -260,19 +265,22 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
         emit_json(payload("ok", EXIT_OK, **fields, edited=edited))
         return
     if dry_run:
-        print_changes(report, f"{len(report.changes)} cell(s) would be restored (dry run: nothing written)")
+        print_changes(report, f"{plural(len(report.changes), 'cell')} would be restored (dry run: nothing written)")
     cleared = ", ".join(f"{v} {k}" for k, v in summary.items() if k.endswith("rows cleared") and v)
     done = "Would roll back" if dry_run else "Rolled back"
     click.echo(
-        f"{done} to before turn {turn}: {summary['runs undone']} run(s) undone, "
-        f"{summary['cells restored']} cell(s) restored"
+        f"{done} to before turn {turn}: {plural(summary['runs undone'], 'run')} undone, "
+        f"{plural(summary['cells restored'], 'cell')} restored"
         + (f", {cleared}" if cleared else "")
         + f"; Game turn is {turn}."
     )
     if edited:
         shown = "; ".join(edited[:5]) + (f" and {len(edited) - 5} more" if len(edited) > 5 else "")
         click.echo(
-            visible(f"Warning: {len(edited)} cell(s) edited since the engine wrote them were restored too: {shown}"),
+            visible(
+                f"Warning: {plural(len(edited), 'cell')} edited since the engine wrote "
+                f"{'it was' if len(edited) == 1 else 'them were'} restored too: {shown}"
+            ),
             err=True,
         )
 
@@ -329,14 +337,18 @@ def archive(source: str, keep_turns: int, target: str | None, as_json: bool) -> 
         )
         return
     if not done.moved:
-        print_text(f"Nothing to archive: History holds {done.kept} row(s), all of the last {keep_turns} turn(s).")
+        print_text(
+            f"Nothing to archive: History holds {plural(done.kept, 'row')}, "
+            f"all of the last {plural(keep_turns, 'turn')}."
+        )
         return
     first, last = done.turns or (0, 0)
     again = done.moved - done.appended
     print_text(
-        f"Moved {done.moved} History row(s) of turns {first}-{last} to {target}"
+        f"Moved {plural(done.moved, 'History row')} of turns {first}-{last} to {target}"
         + (f" ({again} of them were there already from a run that stopped)" if again else "")
-        + f". History keeps {done.kept} row(s), from turn {done.oldest_kept}: the oldest turn a rollback can undo."
+        + f". History keeps {plural(done.kept, 'row')}, from turn {done.oldest_kept}: "
+        "the oldest turn a rollback can undo."
     )
 
 
@@ -390,7 +402,7 @@ def push(path: str, target: str, force: bool, as_json: bool) -> None:
     if as_json:
         emit_json(payload("ok", EXIT_OK, source=path, target=target, tabs=tabs))
         return
-    print_text(f"Copied {tabs} tab(s) from {path} to {target}")
+    print_text(f"Copied {plural(tabs, 'tab')} from {path} to {target}")
 
 
 @cli.command()
@@ -410,4 +422,4 @@ def pull(source: str, path: str, force: bool, as_json: bool) -> None:
     if as_json:
         emit_json(payload("ok", EXIT_OK, source=source, target=path, tabs=tabs))
         return
-    print_text(f"Copied {tabs} tab(s) from {source} to {path}")
+    print_text(f"Copied {plural(tabs, 'tab')} from {source} to {path}")

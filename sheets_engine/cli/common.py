@@ -62,7 +62,9 @@ def problem_row(p: Any) -> list[Any]:
 
 def print_problems(problems: list[Any], table_format: str | None = None) -> None:
     """Every problem as one table."""
-    title = f"{len(problems)} problem(s)"
+    from sheets_engine.core.problems import tally
+
+    title = tally(problems)
     print_table(PROBLEM_COLUMNS, (problem_row(p) for p in problems), title, table_format)
 
 

@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
+from sheets_engine.core.names import plural
+
 
 class Severity(StrEnum):
     """How bad a problem is: an error stops the run, a warning is only reported."""
@@ -52,5 +54,11 @@ class InvalidCampaign(Exception):
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
-        errors = [p for p in problems if p.severity is Severity.ERROR]
-        super().__init__(f"{len(errors)} problem(s) in the campaign; nothing was written")
+        super().__init__(f"{tally(problems)} in the campaign; nothing was written")
+
+
+def tally(problems: list[Problem]) -> str:
+    """How many problems, and of which severity: "3 problems (1 error, 2 warnings)", "1 problem (1 error)"."""
+    errors = sum(p.severity is Severity.ERROR for p in problems)
+    parts = [plural(n, word) for n, word in ((errors, "error"), (len(problems) - errors, "warning")) if n]
+    return plural(len(problems), "problem") + (f" ({', '.join(parts)})" if parts else "")

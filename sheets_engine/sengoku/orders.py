@@ -8,7 +8,6 @@ the character's one order.
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from datetime import datetime, tzinfo
@@ -18,6 +17,7 @@ import pandas as pd
 
 from sheets_engine.core.cells import timestamp_text
 from sheets_engine.core.deadlines import local_time
+from sheets_engine.core.names import closest
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.tables import Draft, GameState, plain_records
 from sheets_engine.sengoku.order import Refusal, Refused
@@ -40,8 +40,8 @@ def find(names: Iterable[Hashable], text: str) -> str | None:
 
 def unknown(kind: str, text: str, names: Iterable[Hashable]) -> str:
     """'there is no province "Owarri" (did you mean Owari?)'."""
-    close = difflib.get_close_matches(text, [str(n) for n in names], n=1, cutoff=0.75)
-    hint = f" (did you mean {close[0]}?)" if close else ""
+    close = closest(text, names, cutoff=0.75)
+    hint = f" (did you mean {close}?)" if close else ""
     return f'there is no {kind} "{text}"{hint}' if text else f"no {kind} was given"
 
 
@@ -218,8 +218,8 @@ def _waiting(turn: Turn, later: pd.DataFrame) -> None:
 def unknown_order(text: str) -> str:
     """'unknown order "tax-provnce" (did you mean tax-province?; orders: ...)'."""
     known = [o.value for o in OrderType]
-    close = difflib.get_close_matches("-".join(text.strip().casefold().split()), known, n=1, cutoff=0.75)
-    hint = f"did you mean {close[0]}?; " if close else ""
+    close = closest("-".join(text.split()), known, cutoff=0.75)
+    hint = f"did you mean {close}?; " if close else ""
     return f'unknown order "{text}" ({hint}orders: {", ".join(known)})'
 
 
