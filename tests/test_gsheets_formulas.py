@@ -75,7 +75,7 @@ def test_validate_lists_a_formula_the_engine_may_overwrite_and_resolve_refuses_t
     code, out, err = sheet.cli(capsys, monkeypatch, "resolve", "--force")
     assert code == 2
     assert "=C2*5+2" in out and "--overwrite-formulas" in out
-    assert err == "Error: 1 problem (1 error) in the campaign; nothing was written\n"
+    assert err == "Error: 3 problems (1 error, 2 warnings) in the campaign; nothing was written\n"
     assert sheet.cells() == before
     assert [s.kind for s in sheet.fake.served if s.kind == "write"] == []
     code, _, err = sheet.cli(capsys, monkeypatch, "resolve", "--force", "--overwrite-formulas")

@@ -266,7 +266,7 @@ def test_push_copies_a_workbook_into_the_spreadsheet(env: ReplayEnv, capsys: Any
 def test_a_campaign_already_there_is_not_replaced_without_force(env: ReplayEnv) -> None:
     with replay("pull_demo"):  # token, metadata, then the read of the tabs that are already there
         store = env.store()
-        with pytest.raises(StoreError, match=r"already has tab\(s\) holding data: Game, Clans, .*--force"):
+        with pytest.raises(StoreError, match=r"already has tabs holding data: Game, Clans, .*--force"):
             store.create(demo_tabs())
 
 

@@ -116,7 +116,7 @@ def test_an_error_cell_in_a_read_column_is_a_validation_error_naming_tab_row_col
     before = demo.read_bytes()
     code, _, err = cli(capsys, "resolve", str(demo))
     assert code == 2
-    assert err == "Error: 1 problem (1 error) in the campaign; nothing was written\n"
+    assert err == "Error: 3 problems (1 error, 2 warnings) in the campaign; nothing was written\n"
     assert demo.read_bytes() == before
 
 

@@ -82,7 +82,7 @@ def test_a_cell_value_is_printed_as_text_not_as_markup(
     code, out, err = cli(capsys, "resolve", str(demo))
     assert code == 2
     assert text in out
-    assert err == "Error: 1 problem (1 error) in the campaign; nothing was written\n"
+    assert err == "Error: 3 problems (1 error, 2 warnings) in the campaign; nothing was written\n"
 
 
 def test_a_players_target_in_markup_is_printed_as_text_by_history_and_explain(

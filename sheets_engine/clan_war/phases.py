@@ -56,21 +56,25 @@ def left_pending(turn: Turn) -> None:
 ORDER_TABS = ("Purchases", "Bids", "Moves")
 
 
+def ordered(state: GameState, number: int) -> bool:
+    """Is anything ordered for turn `number`: a Pending Purchases, Bids or Moves row of it, or a Pending
+    alliance?"""
+    for tab in ORDER_TABS:
+        frame = state.frame(tab)
+        if ((frame["Turn"] == number) & (frame["Status"] == "Pending")).any():
+            return True
+    return bool((state.frame("Alliances")["Status"] == "Pending").any())
+
+
 def not_due(state: GameState, ledger: RunLedger, now: datetime) -> str:
     """Why a turn with no deadline is left alone ("" when it is due), so that a cron job never resolves an
     empty one: it is due once anything is ordered for it. (The skeleton has already let through a paused
     turn, due once results are typed, and a turn at its deadline.)"""
-    number = ledger.period
-    for tab in ORDER_TABS:
-        frame = state.frame(tab)
-        if ((frame["Turn"] == number) & (frame["Status"] == "Pending")).any():
-            return ""
-    alliances_frame = state.frame("Alliances")
-    if (alliances_frame["Status"] == "Pending").any():
+    if ordered(state, ledger.period):
         return ""
     return (
-        f"turn {number} has no Purchases, Bids, Moves or Alliances waiting and no deadline is set; "
-        "use --force to resolve it as it stands (recovery and taxes included)"
+        f"turn {ledger.period} has no Purchases, Bids, Moves or Alliances waiting and no deadline is set; "
+        "use --force --empty to resolve it as it stands (recovery and taxes included)"
     )
 
 
@@ -175,6 +179,7 @@ PLAN: TurnPlan[Turn] = TurnPlan(
     idle=not_due,
     phase_key="phase",
     rest=Phase.START.value,
+    settles=lambda turn: ordered(turn.draft.state, turn.number),  # what the sheet held when the turn began
 )
 
 

@@ -146,35 +146,49 @@ def recalc(source: str, dry_run: bool, overwrite_formulas: bool, as_json: bool) 
     help="Resolve now, before the deadline (or min_hours_between_turns); orders sent by now join the turn.",
 )
 @click.option(
+    "--empty",
+    is_flag=True,
+    help="With --force: play the turn even though no order at all would be settled (without it: exit 2).",
+)
+@click.option(
     "--now",
     "at",
     metavar="TIME",
     help="Run as if at TIME (YYYY-MM-DD HH:MM[:SS], in the campaign's time_zone unless it ends in +HH:MM or Z).",
 )
 @click.option("--overwrite-formulas", is_flag=True, help=OVERWRITE_HELP)
-def resolve(source: str, dry_run: bool, as_json: bool, force: bool, at: str | None, overwrite_formulas: bool) -> None:
+def resolve(
+    source: str, dry_run: bool, as_json: bool, force: bool, empty: bool, at: str | None, overwrite_formulas: bool
+) -> None:
     """Resolve the Game tab's turn: every order, in the rules' fixed sequence, in one write.
 
     A turn that was already resolved, or is not due yet (its deadline has not passed), is left
     alone (exit 0), so cron may run this every few minutes: each turn resolves once, at its deadline.
+    A forced turn (--force) in which no order at all would be settled is refused (exit 2, nothing
+    written) unless --empty is given too: a second --force by mistake never plays an empty turn.
 
     Example: sheets-engine resolve campaign.xlsx --dry-run
     """
     from sheets_engine import app
+    from sheets_engine.core.turn import EmptyTurn
 
     now = common.moment(at) if at else None
     store = common.store_for(source)
-    report = with_progress(
-        lambda: app.resolve(
-            store,
-            dry_run=dry_run,
-            now=now,
-            force=force,
-            overwrite_formulas=overwrite_formulas,
-            forms=forms_client_of(store),
-        ),
-        as_json,
-    )
+    try:
+        report = with_progress(
+            lambda: app.resolve(
+                store,
+                dry_run=dry_run,
+                now=now,
+                force=force,
+                overwrite_formulas=overwrite_formulas,
+                forms=forms_client_of(store),
+                empty=empty,
+            ),
+            as_json,
+        )
+    except EmptyTurn as error:
+        raise BadInput(str(error)) from None
     print_resolution(report, as_json)
 
 
@@ -354,15 +368,22 @@ def archive(source: str, keep_turns: int, target: str | None, as_json: bool) -> 
 
 @cli.command()
 @click.argument("directory", default="sengoku-demo", required=False)
+@click.option("--force", is_flag=True, help="Overwrite a DIRECTORY that already holds files (a demo played before).")
 @json_option()
-def demo(directory: str, as_json: bool) -> None:
+def demo(directory: str, force: bool, as_json: bool) -> None:
     """Create the demo campaign in DIRECTORY (default ./sengoku-demo) and run the main job on it.
+
+    A DIRECTORY that already holds files is left alone (exit 2) unless --force: a second demo would
+    overwrite the first one's workbook, map and reports, and whatever a GM tried in them.
 
     Example: sheets-engine demo /tmp/demo
     """
     from sheets_engine import app
 
-    path = Path(directory) / "demo.xlsx"
+    folder = Path(directory)
+    if not force and folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise BadInput(f"{directory} exists already: pass --force to overwrite it, or remove it first")
+    path = folder / "demo.xlsx"
     app.init(str(path), demo=True, force=True)
     if not as_json:
         print_text(f"Demo campaign written to {path}; resolving turn 1.")

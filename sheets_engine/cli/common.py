@@ -57,7 +57,7 @@ def moment(text: str) -> datetime:
 
 def problem_row(p: Any) -> list[Any]:
     """A problem as a table row."""
-    return [p.tab, "" if p.row is None else p.row, p.column, p.value, p.expected, p.severity.value]
+    return [p.tab, p.row_text, p.column, p.value, p.expected, p.severity.value]
 
 
 def print_problems(problems: list[Any], table_format: str | None = None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import replace
 from typing import Annotated, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError, create_model
@@ -337,6 +338,13 @@ def _problems(tab: str, row: int, values: dict[str, Any], error: ValidationError
             continue
         found.append(Problem(tab, row, column, values.get(column), expected_words(detail)))
     return found
+
+
+def named_by_key(problems: list[Problem], state: GameState, tab: str = "Game") -> list[Problem]:
+    """The problems of the key/value tab `tab` named by their row's key too ("row 22" alone sends a GM
+    counting rows: "Game, key deadline, row 22")."""
+    keys = {row: str(key) for key, row in state.rows.get(tab, {}).items()}
+    return [replace(p, key=keys[p.row]) if p.tab == tab and not p.key and p.row in keys else p for p in problems]
 
 
 def game_key_problems(error: Any, state: GameState, defaults: Mapping[str, str], init_command: str) -> list[Problem]:

@@ -26,9 +26,21 @@ class Problem:
     value: Any
     expected: str
     severity: Severity = Severity.ERROR
+    key: str = ""  # the row's key in a key/value tab (Game's "deadline"): a GM finds it by it, not by counting rows
+
+    @property
+    def row_text(self) -> str:
+        """The row as a GM finds it: "22", or "22 (key deadline)" in a key/value tab; "" for a whole tab."""
+        if self.row is None:
+            return ""
+        return f"{self.row} (key {self.key})" if self.key else str(self.row)
 
     def __str__(self) -> str:
-        where = f"{self.tab}, row {self.row}" if self.row is not None else self.tab
+        where = self.tab
+        if self.key:
+            where += f", key {self.key}"
+        if self.row is not None:
+            where += f", row {self.row}"
         if self.column:
             where += f", column {self.column}"
         return f"{where}: found {show(self.value)}; {self.expected}"

@@ -168,6 +168,7 @@ def intake(turn: Turn) -> None:
     names = list(mine.columns)
     rows = [dict(zip(names, values, strict=True)) for values in zip(*(mine[n].tolist() for n in names), strict=True)]
     taken = sorted(zip(mine.index.tolist(), rows, strict=True), key=lambda kr: _when(kr[1]["Submitted"]))  # stable
+    turn.taken = len(taken)
     for key, row in taken:
         name = find(characters.index, row["Character"]) or ""
         order_type = parse_order_type(row["Order"])
@@ -209,8 +210,10 @@ def _when(submitted: str) -> tuple[bool, str]:
 
 
 def _waiting(turn: Turn, later: pd.DataFrame) -> None:
-    """An Orders row for a later turn is left Pending, its Result saying so: no row is left unanswered."""
+    """An Orders row for a later turn is left Pending (a typed row's empty Status says so now), its Result
+    saying when it is read: no row is left unanswered."""
     for key, number in zip(later.index.tolist(), later["Turn"].tolist(), strict=True):
+        turn.draft.fill("Orders", key, "Status", "an order for a later turn")
         turn.draft.set("Orders", key, "Result", f"for turn {number}: it is read when turn {number} is resolved",
                        "an order for a later turn")  # fmt: skip
 
