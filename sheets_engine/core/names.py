@@ -75,8 +75,8 @@ def plural_word(noun: str, many: str | None = None) -> str:
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
-    """A count with its noun, singular or plural: "1 problem", "3 problems", "2 armies" (`many`: an
-    irregular plural, or the plural of the noun's first word: plural(2, "cell", "cells") -> "2 cells")."""
+    """A count with its noun, singular for one: "1 problem", "3 problems", "2 armies", "0 cells" (`many`:
+    an irregular plural). The CLI says counts so, never "problem(s)"."""
     return f"{count} {noun if count == 1 else plural_word(noun, many)}"
 
 
