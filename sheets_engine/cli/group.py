@@ -10,7 +10,6 @@ import click
 from sheets_engine import rulesets
 from sheets_engine.output import JsonMode
 
-
 FORMATS = ("--json", "--csv", "--tsv")
 
 

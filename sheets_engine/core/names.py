@@ -76,7 +76,7 @@ def plural_word(noun: str, many: str | None = None) -> str:
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """A count with its noun, singular for one: "1 problem", "3 problems", "2 armies", "0 cells" (`many`:
-    an irregular plural). The CLI says counts so, never "problem(s)"."""
+    an irregular plural). The CLI says every count so, never with an "s" in brackets."""
     return f"{count} {noun if count == 1 else plural_word(noun, many)}"
 
 
