@@ -17,7 +17,7 @@ import pandas as pd
 
 from sheets_engine.core.cells import timestamp_text
 from sheets_engine.core.deadlines import local_time
-from sheets_engine.core.names import closest
+from sheets_engine.core.names import closest, match
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.tables import Draft, GameState, plain_records
 from sheets_engine.sengoku.order import Refusal, Refused
@@ -26,16 +26,12 @@ from sheets_engine.sengoku.turn import Order, Turn
 
 
 def find(names: Iterable[Hashable], text: str) -> str | None:
-    """The name a player meant: exact, else the only one equal ignoring case and spaces."""
-    wanted = " ".join(text.split()).casefold()
-    if not wanted:
+    """The name a player meant: exact, else the first one equal ignoring case and spaces (core.names)."""
+    if not text.strip():
         return None
     if text in names:  # the common case, a hash lookup in an Index
         return text
-    for name in names:
-        if " ".join(str(name).split()).casefold() == wanted:
-            return str(name)
-    return None
+    return match(text, names)
 
 
 def unknown(kind: str, text: str, names: Iterable[Hashable]) -> str:
