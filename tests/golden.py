@@ -316,7 +316,9 @@ def main(argv: list[str] | None = None) -> int:
         if not (data_file(Path(args.first), name).exists() and data_file(Path(args.second), name).exists()):
             continue
         found = list(differences(load(Path(args.first), name), load(Path(args.second), name)))
-        print(f"{name}: " + ("the same" if not found else f"{len(found)} difference" + ("" if len(found) == 1 else "s")))
+        print(
+            f"{name}: " + ("the same" if not found else f"{len(found)} difference" + ("" if len(found) == 1 else "s"))
+        )
         for line in found:
             print("  " + line)
         failed += bool(found)
