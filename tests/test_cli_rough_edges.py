@@ -161,6 +161,22 @@ def test_a_forced_empty_turn_is_refused_for_clan_war_too(tmp_path: Path, sh: Any
     assert code == 0 and said.startswith("Turn 1 resolved\n")
 
 
+def test_the_turn_skeleton_refuses_an_empty_forced_period_only_for_a_plan_that_can_tell(demo: Path) -> None:
+    """The refusal is core's, asked of the plan's `settles`; a plan without one (a ruleset that cannot tell)
+    plays every forced period, as before."""
+    from dataclasses import replace
+    from datetime import UTC, datetime
+
+    from sheets_engine.core.turn import EmptyTurn, resolve_turn
+    from sheets_engine.sengoku.phases import PLAN
+
+    state, now = app.open_campaign(str(demo)).state, datetime(2026, 12, 2, 12, tzinfo=UTC)
+    with pytest.raises(EmptyTurn, match=r"^turn 2 has no order to settle"):
+        resolve_turn(PLAN, state, now, force=True, empty=False)
+    assert resolve_turn(PLAN, state, now, force=True, empty=True).summary["turn"] == 2
+    assert resolve_turn(replace(PLAN, settles=None), state, now, force=True, empty=False).summary["resolved"]
+
+
 # 4. tables of names and values ----------------------------------------------------------------------
 
 
