@@ -280,7 +280,10 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
         return
     if dry_run:
         print_changes(report, f"{plural(len(report.changes), 'cell')} would be restored (dry run: nothing written)")
-    cleared = ", ".join(f"{v} {k}" for k, v in summary.items() if k.endswith("rows cleared") and v)
+    tail = " rows cleared"  # the summary's "Battles rows cleared": 3, said "3 Battles rows cleared"
+    cleared = ", ".join(
+        f"{plural(v, k.removesuffix(tail) + ' row')} cleared" for k, v in summary.items() if k.endswith(tail) and v
+    )
     done = "Would roll back" if dry_run else "Rolled back"
     click.echo(
         f"{done} to before turn {turn}: {plural(summary['runs undone'], 'run')} undone, "
