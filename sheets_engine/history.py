@@ -21,8 +21,9 @@ def read_history(
 ) -> list[dict[str, Any]]:
     """History rows in sheet order, filtered by turn, tab, key and words in the cause.
 
-    `tab` matches ignoring case and spaces; one that is neither a tab of the workbook nor named in History
-    raises UnknownName, naming the closest (a misspelled tab would otherwise list nothing, silently)."""
+    `tab` and `key` match ignoring case and spaces; a tab that is neither a tab of the workbook nor named in
+    History, or a key no History row has, raises UnknownName naming the closest (a misspelled name would
+    otherwise list nothing, silently)."""
     with reading(source, "history", tabs=("History",), whole=("History",)) as run:  # a GM's own tabs are never read
         sheet = find_history(run.raw)
         titles = every_title(run.raw)
@@ -32,6 +33,8 @@ def read_history(
     if tab is not None:
         named = dict.fromkeys([*titles, *(str(row["Tab"]) for row in rows)])
         tab = require(tab, named, "tab", "in the workbook or its History")
+    if key is not None:
+        key = require(key, dict.fromkeys(str(row["Key"]) for row in rows), "key", "in History", listed=False)
 
     def keep(row: dict[str, Any]) -> bool:
         if turn is not None and str(row["Turn"]) != str(turn):

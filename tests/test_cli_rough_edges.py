@@ -129,6 +129,14 @@ def test_history_tab_misspelled_is_refused_naming_the_closest_tab(demo: Path, sh
     )
 
 
+def test_history_key_that_no_history_row_has_is_refused_naming_the_closest(demo: Path, sh: Any) -> None:
+    code, said, err = sh("history", demo, "--key", "mori mian host")
+    assert (code, said) == (2, "")
+    assert err == "Error: there is no key 'mori mian host' in History (did you mean 'Mori Main Host'?)\n"
+    code, said, _ = sh("history", demo, "--key", " MORI main host", "--turn", "7", "--json")
+    assert code == 0 and json.loads(said)["count"] == 0  # a key History has, in a turn without its changes
+
+
 # 3. resolve --force on a turn no order is given for ---------------------------------------------------
 
 

@@ -50,17 +50,20 @@ def hint(name: Any, known: Iterable[Any], cutoff: float = 0.6) -> str:
     return f" (did you mean '{found}'?)" if found else ""
 
 
-def require(name: str, known: Iterable[Any], kind: str, where: str) -> str:
+def require(name: str, known: Iterable[Any], kind: str, where: str, listed: bool = True) -> str:
     """The known name `name` stands for; UnknownName ("there is no clan 'Odda' in the Clans tab (did you
-    mean 'Oda'?; clans: Oda, Takeda)") when none matches. `kind` is the thing named, `where` where it lives."""
+    mean 'Oda'?; clans: Oda, Takeda)") when none matches. `kind` is the thing named, `where` where it lives;
+    `listed`: the known names are listed too (not for names too many and varied to read, History's keys)."""
     names = list(_known(known).values())
     found = match(name, names)
     if found is not None:
         return found
-    listed = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
     close = closest(name, names)
-    said = f"did you mean '{close}'?; " if close else ""
-    raise UnknownName(f"there is no {kind} '{name.strip()}' {where} ({said}{plural_word(kind)}: {listed or 'none'})")
+    said = f"did you mean '{close}'?" if close else ""
+    if listed:
+        shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+        said += ("; " if said else "") + f"{plural_word(kind)}: {shown or 'none'}"
+    raise UnknownName(f"there is no {kind} '{name.strip()}' {where}" + (f" ({said})" if said else ""))
 
 
 def plural_word(noun: str, many: str | None = None) -> str:
