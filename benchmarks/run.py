@@ -4,7 +4,7 @@
     python -m benchmarks.run --large              # and 100,000
     python -m benchmarks.run --sizes 68,1000      # some sizes only
 
-Ratios first: at each size the engine (`sheets-engine resolve --force`, a whole process) and its two
+Ratios first: at each size the engine (`sheets-engine resolve --force --empty`, a whole process) and its two
 yardsticks run in turn on fresh copies of the same generated workbook, interleaved (engine, peer,
 floor, engine, ...), and the medians of their CPU times (user + system, the process's own
 accounting) are compared. The peer is benchmarks/peer.py (openpyxl, pandas, collect every tax,
@@ -109,7 +109,7 @@ def measure_one(size: int, workdir: Path) -> dict[str, Any]:
 
     begin = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "sheets_engine", "resolve", str(fresh), "--json", "--force"],
+        [sys.executable, "-m", "sheets_engine", "resolve", str(fresh), "--json", "--force", "--empty"],
         capture_output=True,
         text=True,
         check=True,
@@ -156,7 +156,7 @@ def cpu_seconds(command: list[str], env: dict[str, str] | None = None) -> float:
 
 def engine(path: Path) -> list[str]:
     """The engine resolving the turn due (as cron runs it)."""
-    return [sys.executable, "-m", "sheets_engine", "resolve", str(path), "--json", "--force"]
+    return [sys.executable, "-m", "sheets_engine", "resolve", str(path), "--json", "--force", "--empty"]
 
 
 def peer(path: Path) -> list[str]:
@@ -300,11 +300,11 @@ def measure_google(size: int, workdir: Path) -> dict[str, Any]:
 
         fake.served.clear()
         begin = time.perf_counter()
-        report = app.resolve(store(), now=NOW, force=True)
+        report = app.resolve(store(), now=NOW, force=True, empty=True)
         seconds = time.perf_counter() - begin
         ours = list(fake.served)
         fake.served.clear()
-        in_play = app.resolve(store(), now=NOW + timedelta(days=1), force=True)
+        in_play = app.resolve(store(), now=NOW + timedelta(days=1), force=True, empty=True)
         play = list(fake.served)
 
         # the gspread-dataframe way: a read and a write per tab (state as the turns above left it)
@@ -389,7 +389,7 @@ def google_age(fake: Any, key: str, store: Any, runs: int = 3) -> dict[str, Any]
             gc.collect()
             gc.freeze()  # the stand-in's cells stand for Google's servers: the engine's collector never walks them
             begin, cpu = time.perf_counter(), time.thread_time()
-            app.resolve(store(), now=NOW + timedelta(days=7), force=True)
+            app.resolve(store(), now=NOW + timedelta(days=7), force=True, empty=True)
             times[which].append((time.thread_time() - cpu, time.perf_counter() - begin))
             gc.unfreeze()
             if which == "young":  # what a turn in play adds to History, and what the other tabs hold

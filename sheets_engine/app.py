@@ -23,7 +23,7 @@ from sheets_engine.core.deadlines import time_zone
 from sheets_engine.core.grid import CellEdit, Grid
 from sheets_engine.core.history import Stamp, history_record, history_rows, period_rows
 from sheets_engine.core.lifecycle import RunStatus
-from sheets_engine.core.load import layouts, load_state, norm
+from sheets_engine.core.load import layouts, load_state, named_by_key, norm
 from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
 from sheets_engine.core.ruleset import Outcome, Ruleset, SetupError, detect_ruleset
 from sheets_engine.core.store import cells_written
@@ -191,6 +191,7 @@ class Run:
             # lists every problem. (Rows with a bad cell are left out of the checks, their names kept.)
             if not any(p.severity is Severity.ERROR and p.row in (None, 1) for p in problems):
                 problems += ruleset.check(state)
+            problems = named_by_key(problems, state)
             formulas = {(tab.title, r, c): f for tab in raw.values() for (r, c), f in tab.formulas.items()}
             self._typed = Campaign(self.store, ruleset, state, problems, formulas)
             # the typed tabs' rows are the state's now: their raw cells go (7 MB at 10,000 provinces);
@@ -367,12 +368,14 @@ def resolve(
     force: bool = False,
     overwrite_formulas: bool = False,
     forms: Callable[[], Any] | None = None,
+    empty: bool = False,
 ) -> Report:
     """Resolve the Game tab's turn; write everything it changed in one write.
 
     A turn already resolved, or one not yet due (its deadline, or the ruleset's own wait when the
     campaign has none), is left alone: the report's summary says why, and nothing is written. `force`
-    skips only the wait, and takes this moment as the cutoff for form responses. `now` is the clock
+    skips only the wait, and takes this moment as the cutoff for form responses; a forced turn that would
+    settle no order at all raises core.turn.EmptyTurn (nothing written) unless `empty`. `now` is the clock
     (default: the system's); a time without a zone is in the campaign's `time_zone`. A cell about
     to be written that holds a GM's formula stops the run (InvalidCampaign naming each cell, nothing
     written) unless `overwrite_formulas`.
@@ -385,7 +388,7 @@ def resolve(
     with Run(source, "resolve", dry_run=dry_run, now=now, overwrite_formulas=overwrite_formulas) as run:
         campaign = run.campaign()
         moment = run.moment
-        outcome = campaign.ruleset.resolve(campaign.state, moment, force)
+        outcome = campaign.ruleset.resolve(campaign.state, moment, force, empty)
         form_id = str(campaign.state.game("form_id", "") or "").strip()
         if not form_id or dry_run or outcome.status is RunStatus.NOTHING:
             return run.commit(outcome)
@@ -396,7 +399,7 @@ def resolve(
         try:
             run.read()  # the second read: what the Form wrote until it closed
             campaign = run.campaign()
-            report = run.commit(campaign.ruleset.resolve(campaign.state, moment, force))
+            report = run.commit(campaign.ruleset.resolve(campaign.state, moment, force, empty))
         finally:
             gate.reopen()  # also when the write failed: the turn is not resolved, players may still send
         return replace(report, form={"form_id": form_id, **gate.events})

@@ -8,13 +8,13 @@ oldest first, each with its cause and the dice that decided it.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sheets_engine.core.load import norm
+from sheets_engine.core.names import closest
 
 
 @dataclass(frozen=True)
@@ -63,9 +63,4 @@ def _name(value: Any) -> str:
 def suggest(rows: Iterable[Mapping[str, Any]], key: str) -> str | None:
     """The History key closest to a name that matched nothing (a likely typo), if any."""
     keys = sorted({str(row.get("Key")) for row in rows if row.get("Key") not in (None, "")})
-    close = difflib.get_close_matches(key, keys, n=1, cutoff=0.6)
-    if not close:
-        lowered = {k.casefold(): k for k in keys}
-        close = difflib.get_close_matches(key.casefold(), list(lowered), n=1, cutoff=0.6)
-        close = [lowered[c] for c in close]
-    return close[0] if close else None
+    return closest(key, keys)

@@ -126,7 +126,7 @@ class NotifyReport:
     """What a notify run did."""
 
     posted: list[int] = field(default_factory=list)  # sheet rows delivered now
-    messages: int = 0  # Discord messages sent (a long row is several)
+    messages: int = 0  # Discord messages sent, or that a dry run would send (a long row is several)
     unroutable: dict[str, list[int]] = field(default_factory=dict)  # audience -> rows with no webhook
     unconfirmed: list[int] = field(default_factory=list)  # rows a dead run claimed
     gone: list[str] = field(default_factory=list)  # webhook labels that answered 404
@@ -237,6 +237,8 @@ def deliver(
         due.append((row, target))
     if work.dry_run or not due:
         report.posted = [r.row for r, _ in due] if work.dry_run else []
+        # the messages a run would post: a long row is split as _post_each splits it
+        report.messages = sum(len(split_message(content(r))) for r, _ in due) if work.dry_run else 0
         return report
     _post_each(work, tab, columns[DELIVERED], due, client, report)
     return report

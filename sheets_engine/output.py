@@ -95,7 +95,9 @@ def print_table(
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(*columns, title=Text(visible(title)) if title else None)
+    # a table of names and values has no header: an empty header row would only be a blank line boxed in
+    header = any(str(c).strip() for c in columns)
+    table = Table(*columns, title=Text(visible(title)) if title else None, show_header=header)
     for column in table.columns:
         column.overflow = "fold"  # wrap a long value onto more lines; never cut it with "…"
     for row in cells:

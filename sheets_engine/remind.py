@@ -23,6 +23,7 @@ from sheets_engine.app import Run
 from sheets_engine.core.capabilities import no_order_yet
 from sheets_engine.core.deadlines import local_text
 from sheets_engine.core.history import whole
+from sheets_engine.core.names import noun
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.store import Store, StoreError
 from sheets_engine.core.tables import Draft
@@ -111,7 +112,9 @@ def remind(
             report.reason = f"{unit} {period}'s deadline has passed: resolve is next"
             return report
         if (deadline - moment).total_seconds() > before_hours * 3600:
-            report.reason = f"{unit} {period}'s deadline is more than {before_hours:g} hour(s) away"
+            report.reason = (
+                f"{unit} {period}'s deadline is more than {before_hours:g} {noun(before_hours, 'hour')} away"
+            )
             return report
         reminded = whole(state.game(reminders.key, 0)) or 0
         if reminded >= period:

@@ -152,14 +152,22 @@ def write_reports(source: str | Store, out: Path, turn: int | None = None, as_js
 def draw_map(source: str | Store, reader: str | None = None, turn: int | None = None) -> bytes:
     """The map of the campaign (a reader's own view with `reader`), as PNG bytes. NotForReader when the
     ruleset draws no view of its own for that reader (naming why)."""
+    return draw_reader_map(source, reader, turn)[0]
+
+
+def draw_reader_map(
+    source: str | Store, reader: str | None = None, turn: int | None = None
+) -> tuple[bytes, str | None]:
+    """draw_map's PNG, and the reader as the campaign spells it (typed in any case: "oda" is "Oda")."""
     with reading(source, "map") as run:  # Battles, like every log tab but History, is read whole
         picture = map_picture(run.ruleset)
         view = view_of(run, picture.logs)
     if reader is not None:
+        reader = picture.reader_name(view, reader)
         why = picture.reader_problem(view, reader)
         if why:
             raise NotForReader(why)
-    return picture.draw(view, reader, turn, picture.prepare(view))
+    return picture.draw(view, reader, turn, picture.prepare(view)), reader
 
 
 def reader_refusal(source: str | Store, reader: str) -> str:
@@ -167,7 +175,7 @@ def reader_refusal(source: str | Store, reader: str) -> str:
     with reading(source, "map") as run:
         picture = map_picture(run.ruleset)
         view = view_of(run, ())
-    return picture.reader_problem(view, reader)
+    return picture.reader_problem(view, picture.reader_name(view, reader))
 
 
 def save_layout(source: str | Store, now: datetime | None = None) -> int:

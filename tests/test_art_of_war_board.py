@@ -25,7 +25,7 @@ from tests.browser import DESKTOP, PHONE, open_file, overflow, page
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 PLUM = {"houses": 4, "people": "ana@kai.jp", "temper": "steady", "seed": "plum rain"}
 STRIKE = (
-    "P2 attacks Tiger's soldier P5 at 1,1: attack 2 (1 + 1 soldier(s) touching) against defence 1 (soldier 1, plain "
+    "P2 attacks Tiger's soldier P5 at 1,1: attack 2 (1 + 1 soldier touching) against defence 1 (soldier 1, plain "
     "cover 0): P5 breaks and P2 advances into 1,1"
 )
 

@@ -192,7 +192,7 @@ def test_the_tournament_prints_wins_by_temper_and_seat_and_plays_the_same_games_
     runner = CliRunner()
     result = runner.invoke(cli, ["tournament", "--games", "3", "--seed", "1"])
     assert result.exit_code == 0, result.output
-    assert "3 game(s) of 4 houses, seed 1: wins/games by temper and seat" in result.output
+    assert "3 games of 4 houses, seed 1: wins/games by temper and seat" in result.output
     assert "┃ temper   ┃ seat 1 ┃ seat 2 ┃ seat 3 ┃ seat 4 ┃ all seats ┃ win rate [95%]     ┃ s/move ┃" in result.output
     wins = {t: standings.total(t) for t in ("cautious", "steady", "ruthless")}
     for temper, (won, games) in wins.items():

@@ -78,8 +78,8 @@ def test_check_names_every_row_it_cannot_read_and_why_in_seasons() -> None:
     dragon = 'there is no house "Dragon" (the houses: Crane, Tiger, Lotus, Wolf): it is never played'
     charge = 'unknown order "charge": the order is raise or march'
     assert report.headline == (
-        f"Season 1: 0 form response(s) copied, 0 order(s) checked (1 will not count, 1 wait for a later season); "
-        f"3 row(s) cannot be read: Orders row {first}: {no_season}; Orders row {first + 1}: {dragon}; "
+        f"Season 1: 0 form responses copied, 0 orders checked (1 will not count, 1 wait for a later season); "
+        f"3 rows cannot be read: Orders row {first}: {no_season}; Orders row {first + 1}: {dragon}; "
         f"Orders row {first + 3}: {charge}"
     )
     assert [(r["Status"], r["Result"]) for r in store.records("Orders")[-5:]] == [

@@ -65,7 +65,7 @@ def test_the_documents_example_refusal_and_the_rest_of_the_order_goes_on() -> No
     )
     assert texts(events) == [
         "P7 marches 2,4 > 3,4",
-        "P7 cannot enter 4,4: highland costs 2 and it has 1 left (the 1 step(s) after it were not tried)",
+        "P7 cannot enter 4,4: highland costs 2 and it has 1 left (the 1 step after it was not tried)",
         "P9 marches 0,0 > 0,1",
     ]
     assert carried == ["P7: 2,4 > 3,4", "P9: 0,0 > 0,1"]
@@ -86,7 +86,7 @@ def test_one_piece_a_hex_and_no_passing_through_your_own() -> None:
     )
     events, _ = march(w, "Crane", (PieceMarch("P1", (0, 0), go((1, 0), (2, 0))), PieceMarch("P1", (0, 0), go((0, 1)))))
     assert texts(events) == [
-        "P1 cannot enter 1,0: P2 of its own house stands there (the 1 step(s) after it were not tried)",
+        "P1 cannot enter 1,0: P2 of its own house stands there (the 1 step after it was not tried)",
         "P1 is named twice in this march: only its first entry is tried",  # it never moved
     ]
     events, _ = march(w, "Crane", (PieceMarch("P2", (1, 0), go((0, 1))),))
@@ -146,7 +146,7 @@ def test_attack_higher_the_defender_breaks_and_the_attacker_advances() -> None:
     )
     events, _ = march(w, "Crane", (PieceMarch("P1", (0, 0), go((1, 0), attack_last=True)),))
     assert texts(events) == [
-        "P1 attacks Tiger's soldier P3 at 1,0: attack 2 (1 + 1 soldier(s) touching) against defence 1 "
+        "P1 attacks Tiger's soldier P3 at 1,0: attack 2 (1 + 1 soldier touching) against defence 1 "
         "(soldier 1, plain cover 0)",
         "P3 (Tiger's soldier) at 1,0 breaks",
         "P1 advances 0,0 > 1,0",
@@ -323,7 +323,7 @@ def test_take_every_capital_and_you_rule_the_empire() -> None:
     events, _ = play_turn(w, Order(OrderKind.MARCH, (PieceMarch("P1", (0, 0), go((1, 0), attack_last=True)),)))
     assert texts(events) == [
         # the settler on its own capital: 0 + 0 + 2; the attack 1 + P2 touching: equal, both destroyed
-        "P1 attacks Tiger's settler P3 at 1,0: attack 2 (1 + 1 soldier(s) touching) against defence 2 "
+        "P1 attacks Tiger's settler P3 at 1,0: attack 2 (1 + 1 soldier touching) against defence 2 "
         "(settler 0, plain cover 0, own capital 2)",
         "P3 (Tiger's settler) at 1,0 is destroyed (equal strength)",
         "P1 (Crane's soldier) at 0,0 is destroyed (equal strength)",

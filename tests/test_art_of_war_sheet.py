@@ -410,7 +410,7 @@ def test_check_and_a_dry_run_speak_of_seasons(tmp_path: Path) -> None:
     runner = CliRunner()
     dry = runner.invoke(cli, ["resolve", str(path), "--dry-run"])
     assert dry.exit_code == 0, dry.output
-    assert "Season 1: " in dry.output and "cell(s) would change (dry run: nothing written)" in dry.output
+    assert "Season 1: " in dry.output and "cells would change (dry run: nothing written)" in dry.output
     assert "Turn" not in dry.output.split("dry run")[0]
     checked = runner.invoke(cli, ["check", str(path)])
-    assert checked.output.strip() == "Season 1: 0 form response(s) copied, 0 order(s) checked; 0 cell(s) written."
+    assert checked.output.strip() == "Season 1: 0 form responses copied, 0 orders checked; 0 cells written."

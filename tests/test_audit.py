@@ -100,7 +100,7 @@ def test_why_did_the_vanguard_lose_its_spearmen(campaign: Path) -> None:
 def test_explain_command_prints_every_change_to_an_army(campaign: Path) -> None:
     result = invoke("explain", str(campaign), "Oda Vanguard")
     assert result.exit_code == 0, result.output
-    assert "Oda Vanguard: " in result.stdout and "change(s)" in result.stdout
+    assert "Oda Vanguard: " in result.stdout and "changes" in result.stdout
     spear = next(line for line in result.stdout.splitlines() if "│ Spear" in line)
     assert "battle at Totomi" in spear and "d20=1 (battle at Totomi: Oda)" in spear
     assert "lead-army by Shibata Katsuie" in result.stdout  # the march that led there
@@ -149,4 +149,4 @@ def test_history_filters_by_turn_tab_key_and_cause(campaign: Path, options: list
 def test_history_table_with_a_filter(campaign: Path) -> None:
     result = invoke("history", str(campaign), "--key", "Shibata Katsuie")
     assert result.exit_code == 0, result.output
-    assert "History: 4 change(s)" in result.stdout
+    assert "History: 4 changes" in result.stdout

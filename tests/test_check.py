@@ -160,12 +160,12 @@ def test_the_cli_checks_and_a_resolved_turn_is_left_alone(tmp_path: Path) -> Non
     result = CliRunner().invoke(cli, ["check", str(path)])
     assert result.exit_code == 0, result.output
     assert result.output.startswith(
-        "Turn 1: 21 form response(s) copied, 21 order(s) checked (13 valid now, 4 will fail, 1 will not count, "
+        "Turn 1: 21 form responses copied, 21 orders checked (13 valid now, 4 will fail, 1 will not count, "
         "3 depend on dice or other clans); "
     )
     app.resolve(str(path), now=NOW)
     again = CliRunner().invoke(cli, ["check", str(path)])
-    assert again.output == "Turn 2: 0 form response(s) copied, 0 order(s) checked; 0 cell(s) written.\n"
+    assert again.output == "Turn 2: 0 form responses copied, 0 orders checked; 0 cells written.\n"
     done = check_turn(small(game={"turn": 3, "last_resolved_turn": 3}), NOW)
     assert done.changes == [] and done.summary == {
         "checked": False,

@@ -158,7 +158,7 @@ def test_a_paused_turn_waiting_for_battle_results_is_nothing_to_do_naming_the_ba
     outcome = phases.resolve_turn(paused, NOW)
     assert (outcome.status, outcome.changes, outcome.logs) == (RunStatus.NOTHING, [], {})
     assert outcome.headline == (
-        "Nothing to do: turn 1 waits for the Battle Results of 1 battle(s): Shiro "
+        "Nothing to do: turn 1 waits for the Battle Results of 1 battle: Shiro "
         "(no row with Turn, Province and Winner yet)."
     )
     assert outcome.summary["waiting for"] == "Shiro"
@@ -308,6 +308,6 @@ def test_check_on_a_paused_turn_says_which_battles_it_waits_for() -> None:
 
     checked = preview.preview(state({"phase": "battle"}, **wall_and_goblins()), NOW)
     assert (checked.summary["checked"], checked.summary["reason"], checked.changes) == (
-        False, "turn 1 waits for the Battle Results of 1 battle(s): Shiro (no row with Turn, Province and Winner yet)",
+        False, "turn 1 waits for the Battle Results of 1 battle: Shiro (no row with Turn, Province and Winner yet)",
         [],
     )  # fmt: skip

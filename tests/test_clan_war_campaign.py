@@ -103,7 +103,7 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     assert paused.returncode == 0, paused.stderr
     report = json.loads(paused.stdout)
     assert (report["status"], report["headline"]) == (
-        "paused", "Turn 1 paused: waiting for the Battle Results of 2 battle(s): Kakita, Shiro Hiruma.",
+        "paused", "Turn 1 paused: waiting for the Battle Results of 2 battles: Kakita, Shiro Hiruma.",
     )  # fmt: skip
     listed = cells(path)["Battles"]
     assert listed == [
@@ -123,7 +123,7 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     assert waiting.returncode == 0, waiting.stderr
     assert (json.loads(waiting.stdout)["status"], json.loads(waiting.stdout)["headline"]) == (
         "nothing_to_do",
-        "Nothing to do: turn 1 waits for the Battle Results of 2 battle(s): Kakita and Shiro Hiruma "
+        "Nothing to do: turn 1 waits for the Battle Results of 2 battles: Kakita and Shiro Hiruma "
         "(no row with Turn, Province and Winner yet).",
     )
     assert cells(path) == at_pause
@@ -132,7 +132,7 @@ def test_the_demo_turn_pauses_for_its_battles_then_completes_and_rolls_back(tmp_
     assert validated(path) == []
     done = cli("resolve", str(path), "--json")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["headline"] == "Turn 1 resolved (2 battle(s) applied)"
+    assert json.loads(done.stdout)["headline"] == "Turn 1 resolved (2 battles applied)"
     assert validated(path) == [
         "Factions, Daimyo: a living personality of Crane: Doji Hoturi is Dead, so the faction names a new Daimyo"
     ]
@@ -201,7 +201,7 @@ def test_check_previews_each_pending_purchase_bid_and_move_without_revealing_sea
     checked = cli("check", str(path))
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.startswith(
-        "Turn 1: 0 form response(s) copied, 25 order(s) checked (15 valid now, 4 will fail, 6 depend on dice or "
+        "Turn 1: 0 form responses copied, 25 orders checked (15 valid now, 4 will fail, 6 depend on dice or "
         "other clans);"
     )
     tabs = cells(path)

@@ -295,7 +295,7 @@ def test_a_troop_type_restricted_to_one_unit_counts_across_the_force() -> None:
     units = [unit("Iron", "Crane", "Daidoji Iron Warriors", "Doji", 8)]
     turn = start(units=units, purchases=[buy("Crane", "Daidoji Iron Warriors", 4, "More Iron", "Doji")])
     assert results(turn, "Purchases") == [
-        ("Rejected", "a force may have 1 unit(s) of Daidoji Iron Warriors, and Crane has 1"),
+        ("Rejected", "a force may have 1 unit of Daidoji Iron Warriors, and Crane has 1"),
     ]
     turn = start(purchases=[buy("Crane", "Daidoji Iron Warriors", 4, "Iron", "Doji"),
                             buy("Crane", "Daidoji Iron Warriors", 4, "More Iron", "Doji")])  # fmt: skip

@@ -91,8 +91,8 @@ def test_init_demo_then_validate_exits_0(workbook: Path) -> None:
     """The demo is valid; its two form responses meant to be rejected are warned about (issue 13)."""
     result = invoke("validate", str(workbook))
     assert result.exit_code == 0, result.output
-    assert "2 problem(s)" in result.output
-    assert result.output.count("warning") == 2
+    assert result.output.startswith("2 problems (2 warnings)\n")
+    assert result.output.count(" warning ") == 2  # the table's Severity cells
 
 
 def test_init_demo_then_validate_exits_0_as_a_real_command(tmp_path: Path) -> None:
@@ -204,11 +204,11 @@ def test_a_second_recalc_writes_no_cells_and_adds_no_history_rows(workbook: Path
     assert first.exit_code == 0, first.output
     rows = history_rows(workbook)
     assert rows > 0
-    assert f"{rows} cell(s) changed, {rows} History row(s) added." in first.output
+    assert f"{rows} cells changed, {rows} History rows added." in first.output
     written = workbook.read_bytes()
     second = invoke("recalc", str(workbook))
     assert second.exit_code == 0, second.output
-    assert "0 cell(s) changed, 0 History row(s) added." in second.output
+    assert "0 cells changed, 0 History rows added." in second.output
     assert history_rows(workbook) == rows
     assert workbook.read_bytes() == written
 
@@ -360,7 +360,9 @@ def test_main_maps_an_invalid_campaign_to_exit_2(
     assert done.value.code == 2
     captured = capsys.readouterr()
     assert "Castle" in captured.out
-    assert captured.err.startswith("Error: 1 problem(s)")
+    # the error line counts what the table lists, warnings too (the demo's two rejected form responses)
+    assert captured.out.startswith("3 problems (1 error, 2 warnings)\n")
+    assert captured.err == "Error: 3 problems (1 error, 2 warnings) in the campaign; nothing was written\n"
     assert workbook.read_bytes() == before
 
 
@@ -370,4 +372,4 @@ def test_demo_command_lays_out_and_recalculates_the_demo(tmp_path: Path) -> None
     path = tmp_path / "demo" / "demo.xlsx"
     assert path.is_file()
     assert history_rows(path) > 0
-    assert "0 cell(s) changed" in invoke("recalc", str(path)).output
+    assert "0 cells changed" in invoke("recalc", str(path)).output

@@ -75,7 +75,7 @@ def test_validate_lists_a_formula_the_engine_may_overwrite_and_resolve_refuses_t
     code, out, err = sheet.cli(capsys, monkeypatch, "resolve", "--force")
     assert code == 2
     assert "=C2*5+2" in out and "--overwrite-formulas" in out
-    assert err == "Error: 1 problem(s) in the campaign; nothing was written\n"
+    assert err == "Error: 1 problem (1 error) in the campaign; nothing was written\n"
     assert sheet.cells() == before
     assert [s.kind for s in sheet.fake.served if s.kind == "write"] == []
     code, _, err = sheet.cli(capsys, monkeypatch, "resolve", "--force", "--overwrite-formulas")
@@ -119,7 +119,7 @@ def test_an_error_cell_in_a_read_column_is_a_validation_error_naming_tab_row_col
     assert problems == [("Clans", 2, "Treasury", shown, "a value, not an error: correct the formula or type the value")]
     before = sheet.cells()
     code, _, err = sheet.cli(capsys, monkeypatch, "resolve", "--force")
-    assert code == 2 and err == "Error: 1 problem(s) in the campaign; nothing was written\n"
+    assert code == 2 and err == "Error: 3 problems (1 error, 2 warnings) in the campaign; nothing was written\n"
     assert sheet.cells() == before
 
 

@@ -117,7 +117,7 @@ def test_a_conflict_exits_3_with_what_changed(env: ReplayEnv, capsys: Any, monke
             ["--credentials", str(env.key_file), "resolve", f"gsheet:{KEY}", "--force"], capsys, monkeypatch
         )
     assert code == 3
-    assert err.startswith(f"Error: gsheet:{KEY} changed while the engine was working (1 cell(s): ")
+    assert err.startswith(f"Error: gsheet:{KEY} changed while the engine was working (1 cell: ")
     assert "Run the command again" in err
 
 
@@ -245,7 +245,7 @@ def test_pull_copies_the_spreadsheet_into_a_workbook(env: ReplayEnv, capsys: Any
         code, out, _ = run_cli(
             ["--credentials", str(env.key_file), "pull", f"gsheet:{KEY}", str(target)], capsys, monkeypatch
         )
-    assert code == 0 and out.startswith(f"Copied {len(demo_tabs())} tab(s)")
+    assert code == 0 and out.startswith(f"Copied {len(demo_tabs())} tabs")
     pulled = WorkbookStore(target).read()
     for title, rows in demo_tabs().items():
         assert pulled[title].header == rows[0]
@@ -259,14 +259,14 @@ def test_push_copies_a_workbook_into_the_spreadsheet(env: ReplayEnv, capsys: Any
         code, out, _ = run_cli(
             ["--credentials", str(env.key_file), "push", str(source), f"gsheet:{KEY}"], capsys, monkeypatch
         )
-    assert (code, out) == (0, f"Copied {len(demo_tabs())} tab(s) from {source} to gsheet:{KEY}\n")
+    assert (code, out) == (0, f"Copied {len(demo_tabs())} tabs from {source} to gsheet:{KEY}\n")
     assert requests_made(cassette) == [TOKEN, METADATA, READ, WRITE]
 
 
 def test_a_campaign_already_there_is_not_replaced_without_force(env: ReplayEnv) -> None:
     with replay("pull_demo"):  # token, metadata, then the read of the tabs that are already there
         store = env.store()
-        with pytest.raises(StoreError, match=r"already has tab\(s\) holding data: Game, Clans, .*--force"):
+        with pytest.raises(StoreError, match=r"already has tabs holding data: Game, Clans, .*--force"):
             store.create(demo_tabs())
 
 

@@ -141,7 +141,7 @@ def test_a_changed_value_exits_3_with_nothing_written(sheet: Sheet, capsys: Any,
     code, err, made, after_gm = resolve_while_a_gm_acts(sheet, change_treasury, capsys, monkeypatch)
     assert code == 3
     assert err == (
-        f"Error: gsheet:{KEY} changed while the engine was working (1 cell(s): Clans!B2: was 32, now 999). "
+        f"Error: gsheet:{KEY} changed while the engine was working (1 cell: Clans!B2: was 32, now 999). "
         "Nothing was written. Run the command again: it will read the new values.\n"
     )
     assert made == ["token", "metadata", "read", "guard"]

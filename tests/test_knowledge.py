@@ -51,7 +51,7 @@ def test_knowledge_converts_into_tech_points_and_the_pool_keeps_the_remainder() 
     assert cell(turn, "Clans", "Oda", "Tech Points") == 2
     assert cell(turn, "Clans", "Oda", "Knowledge") == 3
     messages = [n["Message"] for n in turn.draft.logs["Notifications"]]
-    assert messages[0].startswith("Oda has 2 unallocated tech point(s)")
+    assert messages[0].startswith("Oda has 2 unallocated tech points")
 
 
 def test_knowledge_below_the_cost_stays_in_the_pool() -> None:

@@ -130,7 +130,7 @@ def test_save_layout_writes_the_places_with_history_and_the_picture_stays_the_sa
     before = picture(open_view(str(copy)).state)
     result = CliRunner().invoke(cli, ["map", str(copy), "--save-layout"])
     assert result.exit_code == 0, result.output
-    assert result.output == "Saved the places of 32 province(s) in the Provinces columns Map X and Map Y.\n"
+    assert result.output == "Saved the places of 32 provinces in the Provinces columns Map X and Map Y.\n"
     assert app.validate(str(copy)) == []
     campaign = open_view(str(copy))
     frame = campaign.state.frame("Provinces")
@@ -139,7 +139,7 @@ def test_save_layout_writes_the_places_with_history_and_the_picture_stays_the_sa
     assert len(kept) == 64 and {r["Column"] for r in kept} == {"Map X", "Map Y"}
     assert picture(campaign.state) == before  # the kept layout draws the very same picture
     again = CliRunner().invoke(cli, ["map", str(copy), "--save-layout"])
-    assert again.output == "Saved the places of 0 province(s) in the Provinces columns Map X and Map Y.\n"
+    assert again.output == "Saved the places of 0 provinces in the Provinces columns Map X and Map Y.\n"
 
 
 def test_map_refuses_an_unknown_clan_and_a_call_without_out(demo: Path, tmp_path: Path) -> None:

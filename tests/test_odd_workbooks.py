@@ -116,7 +116,7 @@ def test_an_error_cell_in_a_read_column_is_a_validation_error_naming_tab_row_col
     before = demo.read_bytes()
     code, _, err = cli(capsys, "resolve", str(demo))
     assert code == 2
-    assert err == "Error: 1 problem(s) in the campaign; nothing was written\n"
+    assert err == "Error: 3 problems (1 error, 2 warnings) in the campaign; nothing was written\n"
     assert demo.read_bytes() == before
 
 
@@ -152,7 +152,7 @@ def test_validate_lists_a_formula_the_engine_may_overwrite_and_resolve_refuses_t
     code, out, err = cli(capsys, "resolve", str(demo))
     assert code == 2
     assert "=C2*5+2" in out and "--overwrite-formulas" in out
-    assert err == "Error: 1 problem(s) in the campaign; nothing was written\n"
+    assert err == "Error: 1 problem (1 error) in the campaign; nothing was written\n"
     assert demo.read_bytes() == before
     code, _, _ = cli(capsys, "resolve", str(demo), "--overwrite-formulas")
     assert code == 0

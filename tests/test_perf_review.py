@@ -299,7 +299,7 @@ def test_a_gm_s_formula_filled_down_notifications_leaves_the_turn_s_rows_right_b
     for row in range(2, 201):
         sheet.cell(row, 6, f'=IF(D{row}="","",LEN(D{row}))')
     book.save(workbook)
-    second = app.resolve(str(workbook), force=True, now=NOW + timedelta(days=8))
+    second = app.resolve(str(workbook), force=True, now=NOW + timedelta(days=8), empty=True)
     rows = list(openpyxl.load_workbook(workbook, read_only=True)["Notifications"].iter_rows(values_only=True))
     turns = [(number, row[0]) for number, row in enumerate(rows, start=1) if row[0] not in (None, "")][1:]
     added = len(second.logs["Notifications"])

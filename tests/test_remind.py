@@ -59,7 +59,7 @@ def test_remind_names_each_clans_characters_without_an_order(
         monkeypatch,
     )
     assert code == 0, err
-    assert out.strip() == "Reminded 2 clan(s) of 4 character(s) without an order for turn 1."
+    assert out.strip() == "Reminded 2 clans of 4 characters without an order for turn 1."
     assert posted_by_clan(fake) == {
         "Oda": "**Turn 1** · orders\nThe deadline is 2026-11-28 20:00:00 (Asia/Tokyo), in 3 h 00 min. "
         "No order yet from: Kinoshita Tokichiro, Niwa Nagahide.",  # his came at 20:02, for turn 2
@@ -91,7 +91,7 @@ def test_a_second_remind_in_the_same_turn_posts_nothing(
 @pytest.mark.parametrize(
     ("now", "reason"),
     [
-        ("2026-11-28 13:59", "turn 1's deadline is more than 6 hour(s) away"),
+        ("2026-11-28 13:59", "turn 1's deadline is more than 6 hours away"),
         ("2026-11-28 20:00", "turn 1's deadline has passed: resolve is next"),
     ],
 )

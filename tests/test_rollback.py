@@ -100,7 +100,7 @@ def add_orders(path: Path) -> None:
 
 
 def resolve(path: Path, turn: int) -> app.Report:
-    report = app.resolve(str(path), now=NOW + timedelta(days=turn), force=True)
+    report = app.resolve(str(path), now=NOW + timedelta(days=turn), force=True, empty=True)
     assert report.summary["resolved"] is True and report.summary["turn"] == turn, report.summary
     return report
 
@@ -243,7 +243,7 @@ def memory() -> MemoryStore:
     """The demo in memory with turns 1 and 2 resolved."""
     store = memory_campaign(demo=True)
     for turn in (1, 2):
-        app.resolve(store, now=NOW + timedelta(days=turn), force=True)
+        app.resolve(store, now=NOW + timedelta(days=turn), force=True, empty=True)  # turn 2 has no orders
     return store
 
 
@@ -279,7 +279,7 @@ def test_rollback_works_on_a_campaign_with_errors(memory: MemoryStore) -> None:
 def test_the_rollback_command(resolved: Path) -> None:
     result = CliRunner().invoke(cli, ["rollback", str(resolved), "--turn", "2"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("Rolled back to before turn 2: 2 run(s) undone, ")
+    assert result.stdout.startswith("Rolled back to before turn 2: 2 runs undone, ")
     assert "Game turn is 2." in result.stdout
     again = CliRunner().invoke(cli, ["rollback", str(resolved), "--turn", "2"])
     assert again.exit_code == 2

@@ -100,7 +100,7 @@ def test_a_ruleset_from_its_own_package_plays_through_every_command(
     assert "small" in history  # the step the run stopped after
 
     code, said = failing(monkeypatch, capsys, "resolve", str(path), "--now", AFTER)  # the GM has not approved yet
-    assert code == 2 and "Error: 1 problem(s) in the campaign; nothing was written" in said
+    assert code == 2 and "Error: 1 problem (1 error) in the campaign; nothing was written" in said
 
     set_game(path, approved="yes")
     done = json.loads(run("resolve", str(path), "--json", "--now", AFTER).stdout)

@@ -161,7 +161,7 @@ def test_an_order_for_a_later_turn_waits_and_says_so() -> None:
     ]  # fmt: skip
     app.resolve(store, now=NOW, force=True)
     later, tax = orders_after(store)
-    assert (later["Status"], later["Result"]) == (None, "for turn 2: it is read when turn 2 is resolved")
+    assert (later["Status"], later["Result"]) == ("Pending", "for turn 2: it is read when turn 2 is resolved")
     assert tax["Status"] == "Resolved"  # Katsuie's turn-1 order is not replaced by his turn-2 one
     app.resolve(store, now=NOW + timedelta(days=1), force=True)
     later, _ = orders_after(store)
@@ -176,8 +176,8 @@ def test_after_resolve_every_row_that_holds_an_order_has_a_status_and_a_result()
         typed(Turn=2),
     )
     app.resolve(store, now=NOW, force=True)
-    assert all(row["Status"] and row["Result"] for row in orders_after(store) if row["Turn"] == 1)
-    assert all(row["Result"] for row in orders_after(store))
+    assert all(row["Status"] and row["Result"] for row in orders_after(store))
+    assert orders_after(store)[3]["Status"] == "Pending"  # the turn-2 row typed with no Status says it waits
 
 
 def test_a_real_date_cell_of_a_workbook_is_read_as_its_time(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from sheets_engine.art_of_war.board import arithmetic
 from sheets_engine.art_of_war.hexes import parse_hex
 from sheets_engine.art_of_war.hexmap import GROUND_COLOURS, OTHER_GROUND, centre
 from sheets_engine.core.capabilities import Page
+from sheets_engine.core.names import plural
 
 SIZE = 30  # a hex's radius in SVG units
 PALE = "#FFFDF0"  # the guide's dashed pale outline
@@ -219,7 +220,7 @@ def svg(content: dict[str, Any]) -> str:
     for name, reach in content["reach"].items():
         parts.append(f'<g class="reach" data-for="{_e(name)}" style="display:none">')
         for step in reach["march"]:
-            tip = _e(f"{name} marches to {step['hex']} ({step['moves']}; {step['points left']} point(s) left)")
+            tip = _e(f"{name} marches to {step['hex']} ({step['moves']}; {plural(step['points left'], 'point')} left)")
             parts.append(
                 f'<polygon class="march" data-hex="{_e(step["hex"])}" data-moves="{_e(step["moves"])}" '
                 f'points="{_corners(step["hex"], 2)}" data-tip="{tip}"><title>{tip}</title></polygon>'

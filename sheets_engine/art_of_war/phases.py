@@ -205,6 +205,7 @@ PLAN: TurnPlan[Play] = TurnPlan(
     log_dice=False,  # the bots' draws are replayed from the seed, not logged (as before the skeleton)
     rules_close_period=True,  # a season closes when the last standing house has moved
     play_on=play_on,
+    settles=lambda play: bool(play.played),  # a house moved (a person's order or a bot's)
 )
 
 

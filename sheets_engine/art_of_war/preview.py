@@ -26,6 +26,7 @@ from sheets_engine.art_of_war.phases import result_text
 from sheets_engine.art_of_war.rules import next_season_of, play_turn
 from sheets_engine.art_of_war.schema import OrderStatus
 from sheets_engine.art_of_war.sheet import read_world
+from sheets_engine.core.names import plural
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.tables import Draft, GameState
 
@@ -77,10 +78,10 @@ def headline(season: int, copied: int, counts: Counter[str], unread: list[str]) 
     )  # fmt: skip
     said = [f"{counts[k]} {words}" for k, words in kinds if counts[k]]
     checked = counts["valid"] + counts["fail"] + counts["depends"]
-    line = f"Season {season}: {copied} form response(s) copied, {checked} order(s) checked"
+    line = f"Season {season}: {plural(copied, 'form response')} copied, {plural(checked, 'order')} checked"
     line += f" ({', '.join(said)})" if said else ""
     if unread:
-        line += f"; {len(unread)} row(s) cannot be read: " + "; ".join(unread)
+        line += f"; {plural(len(unread), 'row')} cannot be read: " + "; ".join(unread)
     return line
 
 

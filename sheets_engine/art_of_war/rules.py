@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from sheets_engine.art_of_war.hexes import Hex, adjacent, distance, hex_text, neighbours
 from sheets_engine.art_of_war.model import Event, Kind, OrderKind, Piece, Status, World
+from sheets_engine.core.names import plural
 
 MOVEMENT_POINTS = 2  # every piece, every march
 CAPITAL_DEFENCE = 2  # a piece standing on its own capital
@@ -271,7 +272,7 @@ def strengths(world: World, piece: Piece, target: Piece) -> tuple[int, str, int,
     base = 1 if target.kind is Kind.SOLDIER else 0
     home = CAPITAL_DEFENCE if world.capital_of.get(target.hex) == target.house else 0
     defence = base + ground.cover + home
-    attack_words = "1" + (f" + {support} soldier(s) touching" if support else "")
+    attack_words = "1" + (f" + {plural(support, 'soldier')} touching" if support else "")
     defence_words = f"{target.kind} {base}, {ground.name} cover {ground.cover}" + (", own capital 2" if home else "")
     return 1 + support, attack_words, defence, defence_words
 
@@ -340,7 +341,9 @@ def march(world: World, house: str, marches: tuple[PieceMarch, ...]) -> tuple[li
             refusal = step_refusal(world, piece, progress, step)
             if refusal:
                 rest = len(entry.steps) - number - 1
-                tail = f" (the {rest} step(s) after it were not tried)" if rest else ""
+                tail = (
+                    f" (the {plural(rest, 'step')} after it {'was' if rest == 1 else 'were'} not tried)" if rest else ""
+                )
                 events.append(Event("refused", refusal + tail, piece.id, house, step.to))
                 break
             events += take_step(world, piece, progress, step)

@@ -25,6 +25,7 @@ from sheets_engine.art_of_war.model import Ground, House, Status, Temper, World,
 from sheets_engine.art_of_war.phases import bot_dice
 from sheets_engine.art_of_war.rules import play_turn
 from sheets_engine.art_of_war.setup import new_world
+from sheets_engine.core.names import plural
 
 TEMPERS = (Temper.CAUTIOUS, Temper.STEADY, Temper.RUTHLESS)
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
@@ -210,7 +211,7 @@ def tables(standings: Standings, seed: str) -> list[tuple[str, list[str], list[l
     """The printed tables (title, header, rows): wins by temper and seat, and with two houses each pairing."""
     header, rows = table_rows(standings)
     title = (
-        f"{standings.games} game(s) of {standings.houses} houses, seed {seed}: wins/games by temper and seat "
+        f"{plural(standings.games, 'game')} of {standings.houses} houses, seed {seed}: wins/games by temper and seat "
         f"({standings.conquests} won by conquest, the rest on the mandate after season 60; "
         f"{standings.elapsed:.2f} s)"
     )

@@ -31,6 +31,7 @@ from sheets_engine.clan_war.start import orders as start_orders
 from sheets_engine.core import turn as skeleton
 from sheets_engine.core.dice import Dice
 from sheets_engine.core.lifecycle import Outcome, RunLedger, RunStatus
+from sheets_engine.core.names import plural
 from sheets_engine.core.tables import Draft, GameState
 from sheets_engine.core.turn import Begun, Ended, Pause, Step, TurnPlan
 
@@ -65,23 +66,30 @@ def left_pending(turn: Turn) -> None:
 ORDER_TABS = ("Purchases", "Bids", "Moves")
 
 
+def ordered(state: GameState, number: int) -> bool:
+    """Is anything ordered for turn `number`: a Pending Purchases, Bids or Moves row of it, or a Pending
+    alliance?"""
+    for tab in ORDER_TABS:
+        frame = state.frame(tab)
+        if ((frame["Turn"] == number) & (frame["Status"] == "Pending")).any():
+            return True
+    return bool((state.frame("Alliances")["Status"] == "Pending").any())
+
+
+def waiting(state: GameState, number: int) -> bool:
+    """Is anything ordered for turn `number`, or a Form response waiting to be copied into it?"""
+    return ordered(state, number) or any(response.values is not None for response in intake.new_responses(state))
+
+
 def not_due(state: GameState, ledger: RunLedger, now: datetime) -> str:
     """Why a turn with no deadline is left alone ("" when it is due), so that a cron job never resolves an
     empty one: it is due once anything is ordered for it. (The skeleton has already let through a paused
     turn, due once results are typed, and a turn at its deadline.)"""
-    number = ledger.period
-    for tab in ORDER_TABS:
-        frame = state.frame(tab)
-        if ((frame["Turn"] == number) & (frame["Status"] == "Pending")).any():
-            return ""
-    alliances_frame = state.frame("Alliances")
-    if (alliances_frame["Status"] == "Pending").any():
+    if waiting(state, ledger.period):
         return ""
-    if any(response.values is not None for response in intake.new_responses(state)):
-        return ""  # a Form response waits to be copied
     return (
-        f"turn {number} has no Purchases, Bids, Moves, Alliances or Form responses waiting and no deadline is set; "
-        "use --force to resolve it as it stands (recovery and taxes included)"
+        f"turn {ledger.period} has no Purchases, Bids, Moves, Alliances or Form responses waiting and no deadline "
+        "is set; use --force --empty to resolve it as it stands (recovery and taxes included)"
     )
 
 
@@ -141,7 +149,7 @@ def battles_to_fight(turn: Turn) -> str:
         return ""
     battles.list_battles(turn, turn.battles)
     names = ", ".join(b.province for b in turn.battles)
-    return f"the Battle Results of {len(turn.battles)} battle(s): {names}"
+    return f"the Battle Results of {plural(len(turn.battles), 'battle')}: {names}"
 
 
 def results_missing(turn: Turn) -> dict[str, Any]:
@@ -186,9 +194,9 @@ def summary(turn: Turn, ended: Ended) -> dict[str, Any]:
 
 
 def headline(turn: Turn, ended: Ended) -> str:
-    """'Turn 3 resolved (2 battle(s) applied)'."""
+    """'Turn 3 resolved (2 battles applied)'."""
     found = len(turn.battles)
-    return f"Turn {turn.number} resolved" + (f" ({found} battle(s) applied)" if found else "")
+    return f"Turn {turn.number} resolved" + (f" ({plural(found, 'battle')} applied)" if found else "")
 
 
 PLAN: TurnPlan[Turn] = TurnPlan(
@@ -200,6 +208,7 @@ PLAN: TurnPlan[Turn] = TurnPlan(
     idle=not_due,
     phase_key="phase",
     rest=Phase.START.value,
+    settles=lambda turn: waiting(turn.draft.state, turn.number),  # what the sheet held when the turn began
 )
 
 

@@ -23,6 +23,7 @@ from sheets_engine.clan_war.schema import (
 )
 from sheets_engine.clan_war.tattoos import replacement_surcharge
 from sheets_engine.core.cells import is_blank
+from sheets_engine.core.names import plural
 
 GONE = (PersonalityStatus.DEAD.value, PersonalityStatus.RELEASED.value)
 
@@ -142,7 +143,7 @@ def check_units(turn: Turn, faction: str, entry: dict[str, Any]) -> None:
     bought &= (frame["Item"] == entry["Item"]) & (frame["Faction"] == faction) & (frame["Action"] == Action.BUY.value)
     have += int(bought.sum())
     if have + 1 > limit:
-        raise Refused(f"a force may have {limit} unit(s) of {entry['Item']}, and {faction} has {have}")
+        raise Refused(f"a force may have {plural(limit, 'unit')} of {entry['Item']}, and {faction} has {have}")
 
 
 def check_size(entry: dict[str, Any], count: int) -> None:

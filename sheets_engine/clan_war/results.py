@@ -11,6 +11,7 @@ from sheets_engine.clan_war import reincarnation, sides
 from sheets_engine.clan_war.battles import Battle, result_rows
 from sheets_engine.clan_war.game import Turn
 from sheets_engine.clan_war.schema import NEUTRAL, UnitStatus
+from sheets_engine.core.names import plural
 from sheets_engine.core.problems import InvalidCampaign, Problem, Severity
 
 
@@ -28,7 +29,7 @@ def waiting_for(turn: Turn, battles: list[Battle]) -> list[str]:
 
 def waiting_reason(turn: int, provinces: list[str], listed: int) -> str:
     """What a paused turn waits for, in the words `resolve` and `validate` use."""
-    of = f"{len(provinces)} battle(s)" if len(provinces) == listed else f"{len(provinces)} of its {listed} battles"
+    of = plural(len(provinces), "battle") if len(provinces) == listed else f"{len(provinces)} of its {listed} battles"
     return (
         f"turn {turn} waits for the Battle Results of {of}: {_and(provinces)} "
         "(no row with Turn, Province and Winner yet)"

@@ -6,7 +6,6 @@ Each problem names tab, row (as the sheet shows it), column and the value found.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Hashable, Iterable
 from typing import Any
 
@@ -20,16 +19,9 @@ from sheets_engine.clan_war.schema import ITEMLESS, NEUTRAL, RESPONSES, ItemKind
 from sheets_engine.clan_war.settings import Settings, settings_problems
 from sheets_engine.core.cells import split_names
 from sheets_engine.core.dice import Dice
+from sheets_engine.core.names import expected_name
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.tables import Draft, GameState
-
-
-def expected_name(target: str, value: Any, known: Iterable[Any]) -> str:
-    """'a name from the X tab', with the closest match when a typo is likely."""
-    if value == "":
-        return f"a name from the {target} tab"
-    close = difflib.get_close_matches(str(value), [str(k) for k in known], n=1)
-    return f"a name from the {target} tab" + (f" (did you mean '{close[0]}'?)" if close else "")
 
 
 class _Tab:

@@ -72,6 +72,7 @@ def main() -> None:
     # 10,000-province turn's 1.26 s). One thread unless the machine's owner asked for more; read when
     # numpy loads, which is below (not when this module is imported).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from sheets_engine.core.names import UnknownName
     from sheets_engine.core.problems import InvalidCampaign
     from sheets_engine.stores.base import StoreError, StoreUnavailable
     from sheets_engine.stores.guard import ConflictError
@@ -105,6 +106,8 @@ def main() -> None:
         _fail(EXIT_BAD_INPUT, "bad_input", str(error))
     except StoreUnavailable as error:  # Google kept failing within the bounded retries: try later
         _fail(EXIT_FAILURE, "unavailable", str(error))
+    except UnknownName as error:  # a name typed on the command line that the campaign does not know
+        _fail(EXIT_BAD_INPUT, "bad_input", str(error))
     except TemplateError as error:  # the installed package itself is broken
         _fail(EXIT_FAILURE, "failed", f"{error}: reinstall sheets-engine")
     except Exception as error:  # the last line of defence: one line, no traceback

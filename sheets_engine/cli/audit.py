@@ -7,6 +7,7 @@ import click
 from sheets_engine.cli import common
 from sheets_engine.cli.common import EXIT_OK, print_history
 from sheets_engine.cli.group import cli
+from sheets_engine.core.names import match, plural
 from sheets_engine.output import emit_json, json_option, payload, print_text, table_format_option
 
 
@@ -37,7 +38,7 @@ def history(
     if as_json:
         emit_json(payload("ok", EXIT_OK, count=len(rows), rows=rows))
         return
-    print_history(rows, f"History: {len(rows)} change(s)", table_format)
+    print_history(rows, f"History: {plural(len(rows), 'change')}", table_format)
 
 
 @cli.command()
@@ -61,6 +62,7 @@ def explain(source: str, key: str, turn: int | None, as_json: bool, table_format
 
     rows = read_history(common.store_for(source), turn=turn)
     found = about(rows, key)
+    key = match(key, (row.get("Key") for row in rows)) or key.strip()  # as the sheet spells it
     close = suggest(rows, key) if not found else None
     if as_json:
         rows_about = [{**e.row, "About": e.about} for e in found]
@@ -71,4 +73,4 @@ def explain(source: str, key: str, turn: int | None, as_json: bool, table_format
         when = f" in turn {turn}" if turn is not None else ""
         print_text(f"History records no change to '{key}'{when}{hint}.")
         return
-    print_history([dict(e.row) for e in found], f"{key}: {len(found)} change(s)", table_format)
+    print_history([dict(e.row) for e in found], f"{key}: {plural(len(found), 'change')}", table_format)

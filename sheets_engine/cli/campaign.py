@@ -23,6 +23,7 @@ from sheets_engine.cli.common import (
 )
 from sheets_engine.cli.group import cli
 from sheets_engine.core.lifecycle import RunStatus
+from sheets_engine.core.names import plural
 from sheets_engine.output import (
     emit_json,
     json_option,
@@ -128,9 +129,11 @@ def recalc(source: str, dry_run: bool, overwrite_formulas: bool, as_json: bool) 
         emit_json(payload("ok", EXIT_OK, **counts(report)))
         return
     if dry_run:
-        print_changes(report, f"{len(report.changes)} cell(s) would change (dry run: nothing written)")
+        print_changes(report, f"{plural(len(report.changes), 'cell')} would change (dry run: nothing written)")
     else:
-        click.echo(f"{len(report.changes)} cell(s) changed, {len(report.history)} History row(s) added.")
+        click.echo(
+            f"{plural(len(report.changes), 'cell')} changed, {plural(len(report.history), 'History row')} added."
+        )
 
 
 @cli.command()
@@ -143,35 +146,49 @@ def recalc(source: str, dry_run: bool, overwrite_formulas: bool, as_json: bool) 
     help="Resolve now, before the deadline (or min_hours_between_turns); orders sent by now join the turn.",
 )
 @click.option(
+    "--empty",
+    is_flag=True,
+    help="With --force: play the turn even though no order at all would be settled (without it: exit 2).",
+)
+@click.option(
     "--now",
     "at",
     metavar="TIME",
     help="Run as if at TIME (YYYY-MM-DD HH:MM[:SS], in the campaign's time_zone unless it ends in +HH:MM or Z).",
 )
 @click.option("--overwrite-formulas", is_flag=True, help=OVERWRITE_HELP)
-def resolve(source: str, dry_run: bool, as_json: bool, force: bool, at: str | None, overwrite_formulas: bool) -> None:
+def resolve(
+    source: str, dry_run: bool, as_json: bool, force: bool, empty: bool, at: str | None, overwrite_formulas: bool
+) -> None:
     """Resolve the Game tab's turn: every order, in the rules' fixed sequence, in one write.
 
     A turn that was already resolved, or is not due yet (its deadline has not passed), is left
     alone (exit 0), so cron may run this every few minutes: each turn resolves once, at its deadline.
+    A forced turn (--force) in which no order at all would be settled is refused (exit 2, nothing
+    written) unless --empty is given too: a second --force by mistake never plays an empty turn.
 
     Example: sheets-engine resolve campaign.xlsx --dry-run
     """
     from sheets_engine import app
+    from sheets_engine.core.turn import EmptyTurn
 
     now = common.moment(at) if at else None
     store = common.store_for(source)
-    report = with_progress(
-        lambda: app.resolve(
-            store,
-            dry_run=dry_run,
-            now=now,
-            force=force,
-            overwrite_formulas=overwrite_formulas,
-            forms=forms_client_of(store),
-        ),
-        as_json,
-    )
+    try:
+        report = with_progress(
+            lambda: app.resolve(
+                store,
+                dry_run=dry_run,
+                now=now,
+                force=force,
+                overwrite_formulas=overwrite_formulas,
+                forms=forms_client_of(store),
+                empty=empty,
+            ),
+            as_json,
+        )
+    except EmptyTurn as error:
+        raise BadInput(str(error)) from None
     print_resolution(report, as_json)
 
 
@@ -219,7 +236,9 @@ def print_resolution(report: Any, as_json: bool) -> None:
         return
     if report.dry_run:
         period = f"Season {summary['season']}" if "season" in summary else f"Turn {summary.get('turn')}"
-        print_changes(report, f"{period}: {len(report.changes)} cell(s) would change (dry run: nothing written)")
+        print_changes(
+            report, f"{period}: {plural(len(report.changes), 'cell')} would change (dry run: nothing written)"
+        )
     lines = [[name, value] for name, value in summary.items() if name not in ("resolved", "turn", "year", "winter")]
     lines.append(["cells changed", len(report.changes)])
     lines.append(["notifications", len(report.logs.get("Notifications", []))])
@@ -260,19 +279,25 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
         emit_json(payload("ok", EXIT_OK, **fields, edited=edited))
         return
     if dry_run:
-        print_changes(report, f"{len(report.changes)} cell(s) would be restored (dry run: nothing written)")
-    cleared = ", ".join(f"{v} {k}" for k, v in summary.items() if k.endswith("rows cleared") and v)
+        print_changes(report, f"{plural(len(report.changes), 'cell')} would be restored (dry run: nothing written)")
+    tail = " rows cleared"  # the summary's "Battles rows cleared": 3, said "3 Battles rows cleared"
+    cleared = ", ".join(
+        f"{plural(v, k.removesuffix(tail) + ' row')} cleared" for k, v in summary.items() if k.endswith(tail) and v
+    )
     done = "Would roll back" if dry_run else "Rolled back"
     click.echo(
-        f"{done} to before turn {turn}: {summary['runs undone']} run(s) undone, "
-        f"{summary['cells restored']} cell(s) restored"
+        f"{done} to before turn {turn}: {plural(summary['runs undone'], 'run')} undone, "
+        f"{plural(summary['cells restored'], 'cell')} restored"
         + (f", {cleared}" if cleared else "")
         + f"; Game turn is {turn}."
     )
     if edited:
         shown = "; ".join(edited[:5]) + (f" and {len(edited) - 5} more" if len(edited) > 5 else "")
         click.echo(
-            visible(f"Warning: {len(edited)} cell(s) edited since the engine wrote them were restored too: {shown}"),
+            visible(
+                f"Warning: {plural(len(edited), 'cell')} edited since the engine wrote "
+                f"{'it was' if len(edited) == 1 else 'them were'} restored too: {shown}"
+            ),
             err=True,
         )
 
@@ -329,28 +354,39 @@ def archive(source: str, keep_turns: int, target: str | None, as_json: bool) -> 
         )
         return
     if not done.moved:
-        print_text(f"Nothing to archive: History holds {done.kept} row(s), all of the last {keep_turns} turn(s).")
+        print_text(
+            f"Nothing to archive: History holds {plural(done.kept, 'row')}, "
+            f"all of the last {plural(keep_turns, 'turn')}."
+        )
         return
     first, last = done.turns or (0, 0)
     again = done.moved - done.appended
     print_text(
-        f"Moved {done.moved} History row(s) of turns {first}-{last} to {target}"
+        f"Moved {plural(done.moved, 'History row')} of turns {first}-{last} to {target}"
         + (f" ({again} of them were there already from a run that stopped)" if again else "")
-        + f". History keeps {done.kept} row(s), from turn {done.oldest_kept}: the oldest turn a rollback can undo."
+        + f". History keeps {plural(done.kept, 'row')}, from turn {done.oldest_kept}: "
+        "the oldest turn a rollback can undo."
     )
 
 
 @cli.command()
 @click.argument("directory", default="sengoku-demo", required=False)
+@click.option("--force", is_flag=True, help="Overwrite a DIRECTORY that already holds files (a demo played before).")
 @json_option()
-def demo(directory: str, as_json: bool) -> None:
+def demo(directory: str, force: bool, as_json: bool) -> None:
     """Create the demo campaign in DIRECTORY (default ./sengoku-demo) and run the main job on it.
+
+    A DIRECTORY that already holds files is left alone (exit 2) unless --force: a second demo would
+    overwrite the first one's workbook, map and reports, and whatever a GM tried in them.
 
     Example: sheets-engine demo /tmp/demo
     """
     from sheets_engine import app
 
-    path = Path(directory) / "demo.xlsx"
+    folder = Path(directory)
+    if not force and folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise BadInput(f"{directory} exists already: pass --force to overwrite it, or remove it first")
+    path = folder / "demo.xlsx"
     app.init(str(path), demo=True, force=True)
     if not as_json:
         print_text(f"Demo campaign written to {path}; resolving turn 1.")
@@ -390,7 +426,7 @@ def push(path: str, target: str, force: bool, as_json: bool) -> None:
     if as_json:
         emit_json(payload("ok", EXIT_OK, source=path, target=target, tabs=tabs))
         return
-    print_text(f"Copied {tabs} tab(s) from {path} to {target}")
+    print_text(f"Copied {plural(tabs, 'tab')} from {path} to {target}")
 
 
 @cli.command()
@@ -410,4 +446,4 @@ def pull(source: str, path: str, force: bool, as_json: bool) -> None:
     if as_json:
         emit_json(payload("ok", EXIT_OK, source=source, target=path, tabs=tabs))
         return
-    print_text(f"Copied {tabs} tab(s) from {source} to {path}")
+    print_text(f"Copied {plural(tabs, 'tab')} from {source} to {path}")

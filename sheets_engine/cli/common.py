@@ -57,12 +57,14 @@ def moment(text: str) -> datetime:
 
 def problem_row(p: Any) -> list[Any]:
     """A problem as a table row."""
-    return [p.tab, "" if p.row is None else p.row, p.column, p.value, p.expected, p.severity.value]
+    return [p.tab, p.row_text, p.column, p.value, p.expected, p.severity.value]
 
 
 def print_problems(problems: list[Any], table_format: str | None = None) -> None:
     """Every problem as one table."""
-    title = f"{len(problems)} problem(s)"
+    from sheets_engine.core.problems import tally
+
+    title = tally(problems)
     print_table(PROBLEM_COLUMNS, (problem_row(p) for p in problems), title, table_format)
 
 

@@ -10,6 +10,7 @@ import click
 from sheets_engine.cli import common
 from sheets_engine.cli.common import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, rows_text
 from sheets_engine.cli.group import cli
+from sheets_engine.core.names import noun, plural
 from sheets_engine.output import emit_json, json_option, payload, print_text, visible
 
 
@@ -48,10 +49,13 @@ def notify(source: str, webhooks_file: str, dry_run: bool, resend_unconfirmed: b
         emit_json(payload(status, code, **report.summary()))
     else:
         verb = "Would post" if dry_run else "Posted"
-        print_text(f"{verb} {len(report.posted)} notification(s) in {report.messages} Discord message(s).")
+        print_text(
+            f"{verb} {plural(len(report.posted), 'notification')} in {plural(report.messages, 'Discord message')}."
+        )
         for audience, rows in sorted(report.unroutable.items()):
             print_text(
-                f"Warning: no webhook for {audience}: {len(rows)} row(s) left undelivered (rows {rows_text(rows)})."
+                f"Warning: no webhook for {audience}: {plural(len(rows), 'row')} left undelivered "
+                f"({noun(len(rows), 'row')} {rows_text(rows)})."
             )
         if report.unconfirmed:
             print_text(
@@ -106,7 +110,8 @@ def remind(source: str, webhooks_file: str, hours: float, at: str | None, dry_ru
         named = sum(len(v) for v in report.reminded.values())
         group, member = report.group, report.member
         print_text(
-            f"{verb} {len(report.reminded)} {group}(s) of {named} {member}(s) without an order for turn {report.turn}."
+            f"{verb} {plural(len(report.reminded), group)} of {plural(named, member)} without an order "
+            f"for turn {report.turn}."
         )
         for clan in report.no_webhook:
             print_text(f"Warning: no webhook for {report.audience.get(clan, clan)}: its players were not reminded.")

@@ -10,9 +10,26 @@ import click
 from sheets_engine import rulesets
 from sheets_engine.output import JsonMode
 
+FORMATS = ("--json", "--csv", "--tsv")
+
+
+class Command(click.Command):
+    """A command of the engine: one output format at most (--json, --csv or --tsv), for every command
+    that has them, checked here once."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """The arguments parsed; a UsageError (exit 2) when two output formats are asked for."""
+        given = args[: args.index("--")] if "--" in args else args
+        asked = [f for f in FORMATS if f in given]
+        if len(asked) > 1:
+            raise click.UsageError(f"{' and '.join(asked)} together: give one output format", ctx)
+        return super().parse_args(ctx, args)
+
 
 class Commands(click.Group):
     """The engine's commands and each ruleset's own (its registry entry names the module holding each)."""
+
+    command_class = Command
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command, the rulesets' included, in order."""

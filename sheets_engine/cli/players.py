@@ -9,6 +9,7 @@ import click
 from sheets_engine.cli import common
 from sheets_engine.cli.common import EXIT_OK, BadInput
 from sheets_engine.cli.group import cli
+from sheets_engine.core.names import plural
 from sheets_engine.output import emit_json, json_option, payload, print_text, snake
 
 
@@ -38,19 +39,19 @@ def check(source: str, as_json: bool) -> None:
         print_text(f"Nothing to do: {summary.get('reason')}.")
         return
     if report.headline:  # the ruleset's own words (The Art of War's seasons and the rows it cannot read)
-        print_text(f"{report.headline}; {report.cells_written} cell(s) written.")
+        print_text(f"{report.headline}; {plural(report.cells_written, 'cell')} written.")
         return
     counts = ", ".join(f"{summary[k]} {k}" for k in ("valid now", "will fail", "will not count") if summary[k])
     depends = summary["depend on dice or other clans"]
     print_text(
-        f"Turn {summary['turn']}: {summary['form responses copied']} form response(s) copied, "
-        f"{summary['orders checked']} order(s) checked"
+        f"Turn {summary['turn']}: {plural(summary['form responses copied'], 'form response')} copied, "
+        f"{plural(summary['orders checked'], 'order')} checked"
         + (
             f" ({counts}" + (f", {depends} depend on dice or other clans" if depends else "") + ")"
             if counts or depends
             else ""
         )
-        + f"; {report.cells_written} cell(s) written."
+        + f"; {plural(report.cells_written, 'cell')} written."
     )
 
 
@@ -76,7 +77,7 @@ def report(source: str, out: str, turn: int | None, as_json: bool) -> None:
         files = {reader: str(path) for reader, path in written.items()}
         emit_json(payload("ok", EXIT_OK, reports=len(written), files=files))
         return
-    print_text(f"Wrote {len(written)} report(s) to {out}: " + ", ".join(p.name for p in written.values()))
+    print_text(f"Wrote {plural(len(written), 'report')} to {out}: " + ", ".join(p.name for p in written.values()))
 
 
 @cli.command(name="map")
@@ -101,7 +102,7 @@ def map_command(
 
     Example: sheets-engine map campaign.xlsx --out map.png --clan Oda
     """
-    from sheets_engine.views import NotForReader, draw_map, reader_refusal
+    from sheets_engine.views import NotForReader, draw_reader_map, reader_refusal
     from sheets_engine.views import save_layout as keep_layout
 
     if not out and not save_layout:
@@ -115,9 +116,9 @@ def map_command(
                 raise NotForReader(why)
             saved = keep_layout(store)
             if not as_json:
-                print_text(f"Saved the places of {saved} province(s) in the Provinces columns Map X and Map Y.")
+                print_text(f"Saved the places of {plural(saved, 'province')} in the Provinces columns Map X and Map Y.")
         if out:
-            png = draw_map(store, clan, turn)  # after --save-layout, the sheet as it is now
+            png, clan = draw_reader_map(store, clan, turn)  # after --save-layout, the sheet as it is now
             Path(out).parent.mkdir(parents=True, exist_ok=True)
             Path(out).write_bytes(png)
             if not as_json:

@@ -67,6 +67,8 @@ class MapPicture:
     draw: Callable[[View, str | None, int | None, Any], bytes]  # (view, reader or None, turn, prepared) -> PNG
     prepare: Callable[[View], Any] = lambda view: None  # computed once for every picture of a run
     reader_problem: Callable[[View, str], str] = lambda view, reader: ""  # why a reader has no view ("": one)
+    # the reader as the campaign spells it, typed in any case ("oda" -> "Oda"); as typed when none matches
+    reader_name: Callable[[View, str], str] = lambda view, reader: reader
     layout: Callable[[GameState], Outcome] | None = None  # `map --save-layout`: the places computed, to keep
     no_layout: str = ""  # why --save-layout does not apply to the ruleset (when `layout` is None)
     logs: tuple[str, ...] = ("Battles",)  # the log tabs it reads whole

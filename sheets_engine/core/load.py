@@ -3,32 +3,29 @@
 from __future__ import annotations
 
 import copy
-import difflib
 import functools
 from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import replace
 from typing import Annotated, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
 from sheets_engine.core.cells import FAST_TWINS, is_blank, name_text
+from sheets_engine.core.names import closest, fold
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.store import RawTab, every_title
 from sheets_engine.core.tables import GameState, Layout, TabSpec, empty_frame, frame_from_models
 
-
-def norm(text: Any) -> str:
-    """Tab titles and headers match ignoring case and spaces around and between words
-    ("FORTRESS  LEVEL" is "Fortress Level")."""
-    return "" if text is None else " ".join(str(text).split()).casefold()
+# Tab titles and headers match ignoring case and spaces around and between words ("FORTRESS  LEVEL" is
+# "Fortress Level"): the one rule of core.names, for every name.
+norm = fold
 
 
 def nearest(wanted: str, found: Iterable[Any]) -> str:
     """'; the closest is 'Fortres Level'' when one is close, else ''."""
-    names = [str(f) for f in found if f is not None and str(f).strip()]
-    lowered = {norm(n): n for n in names}
-    close = difflib.get_close_matches(norm(wanted), list(lowered), n=1, cutoff=0.6)
-    return f"; the closest is '{lowered[close[0]]}'" if close else ""
+    close = closest(wanted, found)
+    return f"; the closest is '{close}'" if close else ""
 
 
 def _listing(names: Iterable[Any], limit: int = 12) -> str:
@@ -345,6 +342,13 @@ def _problems(tab: str, row: int, values: dict[str, Any], error: ValidationError
             continue
         found.append(Problem(tab, row, column, values.get(column), expected_words(detail)))
     return found
+
+
+def named_by_key(problems: list[Problem], state: GameState, tab: str = "Game") -> list[Problem]:
+    """The problems of the key/value tab `tab` named by their row's key too ("row 22" alone sends a GM
+    counting rows: "Game, key deadline, row 22")."""
+    keys = {row: str(key) for key, row in state.rows.get(tab, {}).items()}
+    return [replace(p, key=keys[p.row]) if p.tab == tab and not p.key and p.row in keys else p for p in problems]
 
 
 def game_key_problems(error: Any, state: GameState, defaults: Mapping[str, str], init_command: str) -> list[Problem]:

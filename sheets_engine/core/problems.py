@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
+from sheets_engine.core.names import plural
+
 
 class Severity(StrEnum):
     """How bad a problem is: an error stops the run, a warning is only reported."""
@@ -24,9 +26,21 @@ class Problem:
     value: Any
     expected: str
     severity: Severity = Severity.ERROR
+    key: str = ""  # the row's key in a key/value tab (Game's "deadline"): a GM finds it by it, not by counting rows
+
+    @property
+    def row_text(self) -> str:
+        """The row as a GM finds it: "22", or "22 (key deadline)" in a key/value tab; "" for a whole tab."""
+        if self.row is None:
+            return ""
+        return f"{self.row} (key {self.key})" if self.key else str(self.row)
 
     def __str__(self) -> str:
-        where = f"{self.tab}, row {self.row}" if self.row is not None else self.tab
+        where = self.tab
+        if self.key:
+            where += f", key {self.key}"
+        if self.row is not None:
+            where += f", row {self.row}"
         if self.column:
             where += f", column {self.column}"
         return f"{where}: found {show(self.value)}; {self.expected}"
@@ -52,5 +66,11 @@ class InvalidCampaign(Exception):
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
-        errors = [p for p in problems if p.severity is Severity.ERROR]
-        super().__init__(f"{len(errors)} problem(s) in the campaign; nothing was written")
+        super().__init__(f"{tally(problems)} in the campaign; nothing was written")
+
+
+def tally(problems: list[Problem]) -> str:
+    """How many problems, and of which severity: "3 problems (1 error, 2 warnings)", "1 problem (1 error)"."""
+    errors = sum(p.severity is Severity.ERROR for p in problems)
+    parts = [plural(n, word) for n, word in ((errors, "error"), (len(problems) - errors, "warning")) if n]
+    return plural(len(problems), "problem") + (f" ({', '.join(parts)})" if parts else "")

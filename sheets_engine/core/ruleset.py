@@ -50,9 +50,10 @@ class Ruleset:
     form: FormQuestions | None = None  # form sync: the Google Form's dropdown questions
     intake: Intake | None = None  # how the Form's answers become order rows
 
-    def resolve(self, state: GameState, now: datetime, force: bool = False) -> Outcome:
-        """The next part of the campaign's turn, through the turn skeleton (core.turn)."""
-        return skeleton.resolve_turn(self.turn, state, now, force)
+    def resolve(self, state: GameState, now: datetime, force: bool = False, empty: bool = True) -> Outcome:
+        """The next part of the campaign's turn, through the turn skeleton (core.turn); with `force` and not
+        `empty`, a turn that would settle no order raises core.turn.EmptyTurn."""
+        return skeleton.resolve_turn(self.turn, state, now, force, empty=empty)
 
 
 class SetupError(ValueError):

@@ -297,6 +297,18 @@ class Draft:
             view.cells[(key, column)] = value
         self.changes.append(Change(tab, key, column, old, value, cause, roll))
 
+    def fill(self, tab: str, key: Hashable, column: str, cause: str) -> None:
+        """Write the word the rules read into a cell the sheet holds empty (a typed Orders row's empty Status
+        is read Pending), so that the sheet says it too; no-op for a cell that holds a value or was set."""
+        view = self._tabs[tab]
+        if key not in self.state.blanks.get(tab, {}).get(column, ()) or (key, column) in view.cells:
+            return
+        if column not in view.spec.writable:  # GMs' columns are never written, by any rule
+            raise NotTheEnginesColumn(f"the engine may not write the {tab} tab's column '{column}'")
+        value = view.get(key, column)
+        view.cells[(key, column)] = value
+        self.changes.append(Change(tab, key, column, "", value, cause))
+
     def set_column(self, tab: str, column: str, values: pd.Series, cause: str) -> None:
         """Set one column for many rows at once (values indexed by key); unchanged cells are skipped."""
         current = self.frame(tab)[column].reindex(values.index)  # the frame holds every cell set: flushed

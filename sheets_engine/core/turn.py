@@ -6,7 +6,9 @@ order with the points where the turn may pause for the GM (`Pause`), and how its
 (summary, headline). Core does the rest, for every ruleset alike:
 
 1. the ledger: a period already resolved (or a campaign ended) is nothing to do; a turn is due at
-   its deadline, or as the ruleset says when there is none; `resolve --force` skips the wait;
+   its deadline, or as the ruleset says when there is none; `resolve --force` skips the wait, but a
+   forced period that would settle no order at all is refused (EmptyTurn) unless asked for (`empty`:
+   `resolve --force --empty`), so that a second forced run never plays an empty turn unseen;
 2. the Draft, the dice (the period's main stream, seeded on (seed, period); named streams under it)
    and the cutoff (the deadline, or the moment of a forced run, or the one a rollback kept);
 3. the steps, from the start or, for a turn paused at a pause point, from the step after it (unless
@@ -89,6 +91,10 @@ class Ended:
     waiting: str = ""  # what a paused turn waits for
 
 
+class EmptyTurn(ValueError):
+    """A forced period that would settle no order, not asked for as an empty one: nothing is written."""
+
+
 def always_due(state: GameState, ledger: RunLedger, now: datetime) -> str:
     """A turn with no deadline is due at once (the ruleset has no wait of its own)."""
     return ""
@@ -115,6 +121,9 @@ class TurnPlan(Generic[T]):
     # After a period closed: whether the run plays on into the next one (due by itself at the same moment), as
     # the line the run's summary keeps for the period it played through ("" stops: every run is one period).
     play_on: Callable[[T], str] | None = None
+    # Does the period settle any order (an order given for it, read from the sheet or the form)? A forced
+    # period that settles none is refused unless asked for; None: the ruleset cannot tell (never refused).
+    settles: Callable[[T], bool] | None = None
 
 
 def not_due(plan: TurnPlan[Any], state: GameState, ledger: RunLedger, now: datetime, force: bool) -> str:
@@ -132,15 +141,21 @@ MAX_PERIODS = 100  # the periods one run may play on through (a person's orders 
 
 
 def resolve_turn(
-    plan: TurnPlan[T], state: GameState, now: datetime, force: bool = False, dice: Dice | None = None
+    plan: TurnPlan[T],
+    state: GameState,
+    now: datetime,
+    force: bool = False,
+    dice: Dice | None = None,
+    empty: bool = True,
 ) -> Outcome:
     """Resolve the next part of the campaign's turn: the whole turn, or up to a pause point, or from one.
     Pure: the input state is untouched. `dice` replaces the turn's seeded dice (a check tries the extremes).
+    With `force` and not `empty`, a period that resolves without settling any order raises EmptyTurn.
 
     With the plan's `play_on`, a run that closed a period plays on into the next while the ruleset says so
     and that period is due by itself at `now` (a deadline still to come stops it; `force` was for the first),
     each period on its own Draft and dice: the Outcome joins them, each period's History its own."""
-    outcome, turn = _period(plan, state, now, force, dice)
+    outcome, turn = _period(plan, state, now, force, dice, empty)
     periods, lines = [outcome], []
     while plan.play_on is not None and dice is None and turn and len(periods) < MAX_PERIODS:
         if outcome.status is not RunStatus.RESOLVED:
@@ -151,7 +166,7 @@ def resolve_turn(
         following = as_written(outcome.state, outcome.changes)
         if not_due(plan, following, plan.ledger(following), now, False):
             break
-        outcome, turn = _period(plan, following, now, False, None)
+        outcome, turn = _period(plan, following, now, False, None, True)
         if outcome.status is RunStatus.NOTHING:
             break
         periods.append(outcome)
@@ -160,7 +175,7 @@ def resolve_turn(
 
 
 def _period(
-    plan: TurnPlan[T], state: GameState, now: datetime, force: bool, dice: Dice | None
+    plan: TurnPlan[T], state: GameState, now: datetime, force: bool, dice: Dice | None, empty: bool
 ) -> tuple[Outcome, tuple[T, ...]]:
     """One period's run (the whole turn, or up to a pause point, or from one), and the ruleset's turn object
     of it (none when there was nothing to do)."""
@@ -198,6 +213,11 @@ def _period(
             ended = Ended(RunStatus.PAUSED, ledger, resumed, cutoff, waiting)
             headline = paused(ledger.unit, ledger.period, waiting)
             return _end(plan, draft, turn, rolls, ended, headline, step.before), (turn,)
+    if force and not empty and not resumed and plan.settles is not None and not plan.settles(turn):
+        raise EmptyTurn(
+            f"{ledger.unit} {ledger.period} has no order to settle (none was given for it by now), so --force "
+            f"would play an empty {ledger.unit}; nothing was written. To play it anyway, run resolve --force --empty"
+        )
     ended = Ended(RunStatus.RESOLVED, ledger, resumed, cutoff)
     cause = f"{ledger.unit} {ledger.period} resolved"
     if plan.phase_key:

@@ -8,6 +8,7 @@ choices are read at the next resolution's step 1, so the new level counts from s
 
 from __future__ import annotations
 
+from sheets_engine.core.names import plural
 from sheets_engine.sengoku.derived import building_effects, controlling_clan
 from sheets_engine.sengoku.orders import find, unknown
 from sheets_engine.sengoku.schema import CharacterStatus, ChoiceStatus, OrderType
@@ -101,6 +102,6 @@ def convert_knowledge(turn: Turn) -> None:
             turn.notify(
                 f"clan:{clan}",
                 "capital",
-                f"{clan} has {unspent} unallocated tech point(s): your Daimyo or Shikibu Kyo chooses a tree "
+                f"{clan} has {plural(unspent, 'unallocated tech point')}: your Daimyo or Shikibu Kyo chooses a tree "
                 "(Development, Expansion, Warfare, Piety, Learning) by adding a row to Tech Choices.",
             )

@@ -8,7 +8,6 @@ the character's one order.
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from datetime import datetime, tzinfo
@@ -18,6 +17,7 @@ import pandas as pd
 
 from sheets_engine.core.cells import timestamp_text
 from sheets_engine.core.deadlines import local_time
+from sheets_engine.core.names import closest, match
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.tables import Draft, GameState, plain_records
 from sheets_engine.sengoku.order import Refusal, Refused
@@ -26,22 +26,18 @@ from sheets_engine.sengoku.turn import Order, Turn
 
 
 def find(names: Iterable[Hashable], text: str) -> str | None:
-    """The name a player meant: exact, else the only one equal ignoring case and spaces."""
-    wanted = " ".join(text.split()).casefold()
-    if not wanted:
+    """The name a player meant: exact, else the first one equal ignoring case and spaces (core.names)."""
+    if not text.strip():
         return None
     if text in names:  # the common case, a hash lookup in an Index
         return text
-    for name in names:
-        if " ".join(str(name).split()).casefold() == wanted:
-            return str(name)
-    return None
+    return match(text, names)
 
 
 def unknown(kind: str, text: str, names: Iterable[Hashable]) -> str:
     """'there is no province "Owarri" (did you mean Owari?)'."""
-    close = difflib.get_close_matches(text, [str(n) for n in names], n=1, cutoff=0.75)
-    hint = f" (did you mean {close[0]}?)" if close else ""
+    close = closest(text, names, cutoff=0.75)
+    hint = f" (did you mean {close}?)" if close else ""
     return f'there is no {kind} "{text}"{hint}' if text else f"no {kind} was given"
 
 
@@ -168,6 +164,7 @@ def intake(turn: Turn) -> None:
     names = list(mine.columns)
     rows = [dict(zip(names, values, strict=True)) for values in zip(*(mine[n].tolist() for n in names), strict=True)]
     taken = sorted(zip(mine.index.tolist(), rows, strict=True), key=lambda kr: _when(kr[1]["Submitted"]))  # stable
+    turn.taken = len(taken)
     for key, row in taken:
         name = find(characters.index, row["Character"]) or ""
         order_type = parse_order_type(row["Order"])
@@ -209,8 +206,10 @@ def _when(submitted: str) -> tuple[bool, str]:
 
 
 def _waiting(turn: Turn, later: pd.DataFrame) -> None:
-    """An Orders row for a later turn is left Pending, its Result saying so: no row is left unanswered."""
+    """An Orders row for a later turn is left Pending (a typed row's empty Status says so now), its Result
+    saying when it is read: no row is left unanswered."""
     for key, number in zip(later.index.tolist(), later["Turn"].tolist(), strict=True):
+        turn.draft.fill("Orders", key, "Status", "an order for a later turn")
         turn.draft.set("Orders", key, "Result", f"for turn {number}: it is read when turn {number} is resolved",
                        "an order for a later turn")  # fmt: skip
 
@@ -218,8 +217,8 @@ def _waiting(turn: Turn, later: pd.DataFrame) -> None:
 def unknown_order(text: str) -> str:
     """'unknown order "tax-provnce" (did you mean tax-province?; orders: ...)'."""
     known = [o.value for o in OrderType]
-    close = difflib.get_close_matches("-".join(text.strip().casefold().split()), known, n=1, cutoff=0.75)
-    hint = f"did you mean {close[0]}?; " if close else ""
+    close = closest("-".join(text.split()), known, cutoff=0.75)
+    hint = f"did you mean {close}?; " if close else ""
     return f'unknown order "{text}" ({hint}orders: {", ".join(known)})'
 
 

@@ -140,6 +140,7 @@ PLAN: TurnPlan[Turn] = TurnPlan(
     headline=headline,
     idle=idle,
     resolved_at="last_resolved_at",  # the wait of a campaign with no deadline counts from it
+    settles=lambda turn: turn.taken > 0,  # an Orders row of the turn, typed or copied from the form
 )
 
 

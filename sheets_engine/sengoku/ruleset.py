@@ -55,6 +55,7 @@ def build() -> Ruleset:
             draw=lazy(MAP, "draw_view"),
             prepare=lazy(MAP, "prepare"),
             reader_problem=lazy(MAP, "reader_problem"),
+            reader_name=lazy(MAP, "reader_name"),
             layout=lazy(MAP, "kept_layout"),
         ),
         reminders=Reminders(missing=lazy("sheets_engine.sengoku.reminders", "without_orders")),

@@ -35,6 +35,7 @@ class Turn:
     summary: Counter[str] = field(default_factory=Counter)
     refused: dict[Hashable, str] = field(default_factory=dict)  # Orders rows intake rejects, and why
     letters: dict[str, Order] = field(default_factory=dict)  # this turn's letters and the orders that wrote them
+    taken: int = 0  # the Orders rows of this turn intake took (each ends Resolved, Rejected or Superseded)
 
     @functools.cached_property
     def neighbours(self) -> dict[str, set[str]]:

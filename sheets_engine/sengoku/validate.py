@@ -5,13 +5,13 @@ Each check names tab, row (as the sheet shows it), column and the value found.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable
 from typing import Any
 
 import pandas as pd
 
 from sheets_engine.core.cells import split_names
+from sheets_engine.core.names import expected_name
 from sheets_engine.core.problems import Problem, Severity
 from sheets_engine.core.tables import GameState, plain_records
 from sheets_engine.sengoku.game import GameSettings, settings_problems
@@ -118,15 +118,6 @@ class _Checker:
             if known is None:
                 known = self.state.frame(target).index.union(pd.Index(list(self.state.rows[target]), dtype="object"))
             self.add(key, column, value, expected_name(target, value, known))
-
-
-def expected_name(target: str, value: Any, known: Iterable[Any]) -> str:
-    """'a name from the X tab', with the closest match when a typo is likely."""
-    if value == "":
-        return f"a name from the {target} tab"
-    close = difflib.get_close_matches(str(value), [str(k) for k in known], n=1)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
-    return f"a name from the {target} tab{hint}"
 
 
 def _clans(state: GameState) -> list[Problem]:

@@ -18,6 +18,7 @@ from typing import Any
 import requests
 from google.auth.exceptions import TransportError
 
+from sheets_engine.core.names import plural
 from sheets_engine.stores.base import StoreError
 from sheets_engine.stores.gsheets_http import RETRIED_STATUSES, Exchange, RetryPolicy, SheetsUnavailable
 from sheets_engine.stores.guard import ConflictError
@@ -123,7 +124,7 @@ class FormsClient:
             spent = max(time.monotonic() - started, waited)
             if attempt >= self.retry.attempts or spent + wait > self.retry.deadline:
                 raise FormsUnavailable(
-                    f"Google Forms is not answering ({failure}) after {attempt} attempt(s) in {spent:.0f} s: "
+                    f"Google Forms is not answering ({failure}) after {plural(attempt, 'attempt')} in {spent:.0f} s: "
                     f"could not {doing}. Try again later."
                 )
             self.retry.sleep(wait)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from sheets_engine.core.names import plural
 from sheets_engine.stores.base import StoreError
 from sheets_engine.stores.gsheets_http import AnswerLost, SheetsUnavailable, describe
 from sheets_engine.stores.gsheets_landing import LANDED, NOT_LANDED, Expected, judge, lost_message
@@ -132,7 +133,8 @@ def send_guarded(session: SheetsSession, seen: Seen, requests: list[dict[str, An
         if attempt < policy.attempts:
             policy.sleep(policy.delay(attempt, None))
     raise SheetsUnavailable(
-        f"Google Sheets did not apply the write to {session.name} ({failure}) after {policy.attempts} attempt(s); "
+        f"Google Sheets did not apply the write to {session.name} ({failure}) after "
+        f"{plural(policy.attempts, 'attempt')}; "
         "each was read back and found not applied. Nothing was written. Try again later."
     )
 

@@ -33,6 +33,7 @@ from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 from gspread.urls import SPREADSHEET_BATCH_UPDATE_URL, SPREADSHEETS_API_V4_BASE_URL
 
+from sheets_engine.core.names import plural
 from sheets_engine.stores.base import StoreUnavailable
 
 GOOGLE_ROOT = SPREADSHEETS_API_V4_BASE_URL.removesuffix("/v4/spreadsheets")  # https://sheets.googleapis.com
@@ -197,7 +198,7 @@ class SheetsClient(HTTPClient):
         spent = max(time.monotonic() - started, waited)  # the waits count even when sleep is a stub
         if attempt >= self.retry.attempts or spent + wait > self.retry.deadline:
             raise SheetsUnavailable(
-                f"Google Sheets is not answering ({describe(failure)}) after {attempt} attempt(s) in "
+                f"Google Sheets is not answering ({describe(failure)}) after {plural(attempt, 'attempt')} in "
                 f"{spent:.0f} s; nothing more was sent. Try again later."
             ) from failure
         self.retry.sleep(wait)

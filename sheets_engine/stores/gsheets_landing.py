@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sheets_engine.core.names import plural
 from sheets_engine.stores.guard import Cell, Conflict, Reshaped, same_value
 
 LANDED = "landed"
@@ -90,6 +91,6 @@ def lost_message(store: str, failure: str, changes: list[Conflict | Reshaped]) -
     more = f" and {len(changes) - 5} more" if len(changes) > 5 else ""
     return (
         f"Google's answer to the write to {store} was lost ({failure}), and reading it back found it neither "
-        f"whole nor absent: someone changed what it writes ({len(changes)} change(s): {shown}{more}). Nothing "
+        f"whole nor absent: someone changed what it writes ({plural(len(changes), 'change')}: {shown}{more}). Nothing "
         "more was written. Run the command again: it reads what is there (History shows what the engine wrote)."
     )

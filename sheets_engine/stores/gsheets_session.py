@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from sheets_engine.core.names import noun
 from sheets_engine.stores.base import StoreError
 from sheets_engine.stores.gsheets_http import describe, message_of, status_of
 from sheets_engine.stores.gsheets_layout import is_staging
@@ -93,7 +94,9 @@ class SheetsSession:
                     grid.cells.update({cell: v for cell, v in whole.cells.items() if cell[1] == 1})
         missing = [t for t in titles if t not in grids]
         if missing:
-            raise StoreError(f"Google's reply to reading {self.name} left out the tab(s) {', '.join(missing)}")
+            raise StoreError(
+                f"Google's reply to reading {self.name} left out the {noun(len(missing), 'tab')} {', '.join(missing)}"
+            )
         return {t: grids[t] for t in titles}, windows
 
     def call(self, doing: str, request: Callable[[], T]) -> T:

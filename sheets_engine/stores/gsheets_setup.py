@@ -15,6 +15,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+from sheets_engine.core.names import noun
 from sheets_engine.core.store import Choice
 from sheets_engine.stores.base import StoreError
 from sheets_engine.stores.gsheets_http import AnswerLost, SheetsUnavailable
@@ -56,8 +57,8 @@ def lay_out(
             taken.append(props["title"])
     if taken:
         raise StoreError(
-            f"{session.name} already has tab(s) holding data: {', '.join(taken)}. Add --force to replace "
-            "their contents (tabs that are not the campaign's are never touched)."
+            f"{session.name} already has {noun(len(taken), 'tab')} holding data: {', '.join(taken)}. Add --force to "
+            "replace their contents (tabs that are not the campaign's are never touched)."
         )
     requests: list[dict[str, Any]] = []
     next_id = max([p["sheetId"] for p in sheets.values()] + leftovers, default=0) + 1

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sheets_engine.core.names import noun
 from sheets_engine.stores.base import StoreError
 
 Cell = tuple[str, int, int]  # (tab title, 1-based row, 1-based column)
@@ -56,7 +57,7 @@ class ConflictError(StoreError):
         if message is None:
             shown = "; ".join(str(c) for c in conflicts[:5])
             more = f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else ""
-            unit = "cell(s)" if all(isinstance(c, Conflict) for c in conflicts) else "change(s)"
+            unit = noun(len(conflicts), "cell" if all(isinstance(c, Conflict) for c in conflicts) else "change")
             message = (
                 f"{store} changed while the engine was working ({len(conflicts)} {unit}: {shown}{more}). "
                 "Nothing was written. Run the command again: it will read the new values."
