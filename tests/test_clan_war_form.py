@@ -90,7 +90,7 @@ def test_a_response_sent_after_the_deadline_waits_for_the_next_turn() -> None:
     assert rows(store, "Moves") == []
     header = store.tabs["Battle Results"][0]
     store.tabs["Battle Results"] += [[{"Turn": 1, **r}.get(h) for h in header] for r in RESULTS]
-    assert app.resolve(store, now=NOW).headline == "Turn 1 resolved (2 battle(s) applied)"
+    assert app.resolve(store, now=NOW).headline == "Turn 1 resolved (2 battles applied)"
     assert rows(store, "Moves") == []  # turn 2's deadline is a week on: it waits still
     turn_2 = app.resolve(store, now=datetime(2026, 12, 5, 12, 0, tzinfo=UTC))  # past turn 2's deadline
     assert turn_2.summary["form responses copied"] == 1
@@ -152,7 +152,7 @@ def test_a_workbook_made_before_the_form_tab_validates_and_resolves_as_before() 
     store = MemoryStore(laid)
     assert app.validate(store) == []
     report = app.resolve(store, now=NOW)
-    assert report.headline == "Turn 1 paused: waiting for the Battle Results of 2 battle(s): Kakita, Shiro Hiruma."
+    assert report.headline == "Turn 1 paused: waiting for the Battle Results of 2 battles: Kakita, Shiro Hiruma."
     assert "Form Responses 1" not in store.tabs
     # once a Form is linked (form_id), validate says where its answers must arrive
     linked = MemoryStore({**laid, "Game": [*laid["Game"], ["form_id", FORM, ""]]})

@@ -105,7 +105,7 @@ def test_clan_war_player_loop(tmp_path: Path, capsys: Any, monkeypatch: Any, dis
         assert code == 0, err
         paused = json.loads(out)
         assert (
-            paused["headline"] == "Turn 1 paused: waiting for the Battle Results of 2 battle(s): Kakita, Shiro Hiruma."
+            paused["headline"] == "Turn 1 paused: waiting for the Battle Results of 2 battles: Kakita, Shiro Hiruma."
         )
         assert paused["form"] == {"form_id": FORM, "closed": True, "reopened": True}
         assert paused["form_responses_waiting_for_a_later_turn"] == 1
@@ -123,7 +123,7 @@ def test_clan_war_player_loop(tmp_path: Path, capsys: Any, monkeypatch: Any, dis
         code, out, err = cli("--credentials", str(key_file), "resolve", str(path), "--now", "2026-11-28 23:00",
                              "--json")  # fmt: skip
         assert code == 0, err
-        assert json.loads(out)["headline"] == "Turn 1 resolved (2 battle(s) applied)"
+        assert json.loads(out)["headline"] == "Turn 1 resolved (2 battles applied)"
     assert valid() == [
         "a living personality of Crane: Doji Hoturi is Dead, so the faction names a new Daimyo",
     ]
@@ -158,7 +158,7 @@ def test_clan_war_player_loop(tmp_path: Path, capsys: Any, monkeypatch: Any, dis
     hooks = write_webhooks(tmp_path / "hooks.toml", *discord, tuple(f"faction:{f}" for f in FACTIONS))
     code, out, err = cli("remind", str(path), "--webhooks", str(hooks), "--before", "6", "--now", "2026-12-05 15:00")
     assert code == 0, err
-    assert out.strip() == "Reminded 3 faction(s) of 3 player(s) without an order for turn 2."
+    assert out.strip() == "Reminded 3 factions of 3 players without an order for turn 2."
     fake_discord, _ = discord
     posted = {FACTIONS[int(p.webhook.split("/")[0]) - 1]: p.content for p in fake_discord.posted}
     assert posted == {
