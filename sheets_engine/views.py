@@ -152,6 +152,17 @@ def write_reports(source: str | Store, out: Path, turn: int | None = None, as_js
 def draw_map(source: str | Store, reader: str | None = None, turn: int | None = None) -> bytes:
     """The map of the campaign (a reader's own view with `reader`), as PNG bytes. NotForReader when the
     ruleset draws no view of its own for that reader (naming why)."""
+    return draw_maps(source, ("png",), reader, turn)["png"]
+
+
+FORMATS = ("png", "svg")
+
+
+def draw_maps(
+    source: str | Store, formats: tuple[str, ...], reader: str | None = None, turn: int | None = None
+) -> dict[str, bytes]:
+    """The map in each of `formats` ("png", "svg"), from one reading and one layout: format -> bytes.
+    NotForReader as `draw_map`; StoreError for SVG from a ruleset that draws PNG only."""
     with reading(source, "map") as run:  # Battles, like every log tab but History, is read whole
         picture = map_picture(run.ruleset)
         view = view_of(run, picture.logs)
@@ -159,7 +170,16 @@ def draw_map(source: str | Store, reader: str | None = None, turn: int | None = 
         why = picture.reader_problem(view, reader)
         if why:
             raise NotForReader(why)
-    return picture.draw(view, reader, turn, picture.prepare(view))
+    if "svg" in formats and picture.svg is None:
+        raise StoreError(f"the {run.ruleset.title} map is drawn as PNG only, not SVG")
+    prepared = picture.prepare(view)
+    drawn: dict[str, bytes] = {}
+    for kind in dict.fromkeys(formats):
+        if kind == "svg" and picture.svg is not None:
+            drawn[kind] = picture.svg(view, reader, turn, prepared).encode("utf-8")
+        else:
+            drawn[kind] = picture.draw(view, reader, turn, prepared)
+    return drawn
 
 
 def reader_refusal(source: str | Store, reader: str) -> str:
