@@ -128,7 +128,9 @@ def test_a_report_is_one_self_contained_page_with_its_map(reports: tuple) -> Non
     for reader, page in pages.items():
         assert page.startswith("<!DOCTYPE html>")
         assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
-        assert page.count('src="data:image/png;base64,') == 1
+        assert page.count("<svg ") == 1 and page.count("</svg>") == 1  # the map inline: the page is one file
+        stem = FILES[reader]
+        assert f'<a href="{stem}-map.svg">Open the map full size</a>' in page
         assert "http://" not in page and "https://" not in page and "<link" not in page and "<script" not in page
         assert data[reader]["reader"] == reader and data[reader]["turn"] == 1
 

@@ -62,15 +62,17 @@ def check(source: str, as_json: bool) -> None:
 def report(source: str, out: str, turn: int | None, as_json: bool) -> None:
     """Write one private report per clan (its own file, named after it) and one for the GMs (gm.html).
 
-    Each is one self-contained HTML page, readable on a phone, with the map inside: what that clan
-    may know after the turn, and nothing that belongs to another clan alone. The GMs' has everything.
+    Each is one self-contained HTML page, readable on a phone, with the map inside (and beside it,
+    full size, as CLAN-map.svg): first what happened to that clan this turn, then the map, the next
+    deadline and what its treasury pays for, the tables last; what that clan may know after the turn,
+    and nothing that belongs to another clan alone. The GMs' has everything, the turn's problems first.
     For The Art of War, each house's board page: where its pieces can march and strike, and its order.
 
     Example: sheets-engine report campaign.xlsx --out reports/
     """
     from sheets_engine.views import write_reports
 
-    written = write_reports(common.store_for(source), Path(out), turn, as_json=as_json)
+    written = write_reports(common.store_for(source), Path(out), turn, as_json=as_json, quiet=as_json)
     if as_json:
         files = {reader: str(path) for reader, path in written.items()}
         emit_json(payload("ok", EXIT_OK, reports=len(written), files=files))
