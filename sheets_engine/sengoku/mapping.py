@@ -158,6 +158,8 @@ class Board:
     marched: list[tuple[str, Marker]]  # (army, its march) of the last resolved turn
     armies: dict[str, Marker]  # every standing army as drawn: where, its units, its clan
     failed: dict[int, list[tuple[Marker, str]]] = field(default_factory=dict)  # turn -> (march, giver's clan)
+    order: dict[str, int] = field(default_factory=dict)  # province -> its row number
+    linked: dict[str, list[str]] = field(default_factory=dict)  # province -> the provinces linked to it
 
 
 def board(state: GameState, places: dict[str, Point] | None = None) -> Board:
@@ -197,7 +199,13 @@ def board(state: GameState, places: dict[str, Point] | None = None) -> Board:
     views = Views(keyed, graph, link=link, margin=1.0, least=WHOLE_LEAST)
     units = armies[list(UNIT_COLUMNS)].astype(int).sum(axis=1)
     standing = {army: Marker(province, str(int(units[army])), clan) for army, clan, province in sight.standing}
-    return Board(places, link, views, rows, links, clans, styles, counts, sight, turn, marched, standing)
+    linked: dict[str, list[str]] = {}
+    for a, b in links:
+        linked.setdefault(a, []).append(b)
+        linked.setdefault(b, []).append(a)
+    order = {p: k for k, p in enumerate(rows)}
+    return Board(places, link, views, rows, links, clans, styles, counts, sight, turn, marched, standing, {}, order,
+                 linked)  # fmt: skip
 
 
 def _median_link(places: dict[str, Point], graph: Any) -> float:
@@ -233,8 +241,8 @@ def scene(
     drawn = Scene(
         title,
         laid.clans,
-        [place for name_, place in laid.rows.items() if name_ in inside],
-        [(a, b) for a, b in laid.links if a in inside and b in inside],
+        [laid.rows[p] for p in sorted(inside, key=laid.order.__getitem__)],  # in Provinces row order
+        sorted((a, b) for a in inside for b in laid.linked.get(a, ()) if a < b and b in inside),
         box=window.box,
         link=laid.link,
         viewer=clan or "",

@@ -16,6 +16,7 @@ characters and treasuries are as the sheet holds them now (after the last resolv
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sheets_engine.core.capabilities import Page, Part, View
@@ -68,8 +69,8 @@ class _Run:
         self.sight = Sight(state)
         self.members = members_at_start(view, number)
         provinces, armies, characters = state.frame("Provinces"), state.frame("Armies"), state.frame("Characters")
-        self.province_rows = {str(p): _province(provinces, str(p), self.sight.held[str(p)]) for p in provinces.index}
-        self.army_rows = {str(a): _army(armies, str(a)) for a in armies.index}
+        self.province_rows = {p: _province(row, self.sight.held[p]) for p, row in _rows(provinces).items()}
+        self.army_rows = {a: _army(row) for a, row in _rows(armies).items()}
         self.army_clan = {str(a): str(c) for a, c in zip(armies.index, armies["Clan"], strict=True)}
         self.armies_of: dict[str, list[str]] = {}
         for army, clan in self.army_clan.items():
@@ -100,9 +101,29 @@ class _Run:
             if _number(b.get("Turn")) == number
         ]
         self.changes: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self.touched: dict[str, dict[tuple[str, str], None]] = {}  # clan -> provinces it held or took this turn
         for row in view.logs.get("History", ()):
             if _number(row.get("Turn")) == number and row.get("Tab") in ("Clans", "Provinces", "Armies"):
-                self.changes.setdefault((str(row.get("Tab")), str(row.get("Key"))), []).append(row)
+                key = (str(row.get("Tab")), str(row.get("Key")))
+                self.changes.setdefault(key, []).append(row)
+                if key[0] == "Provinces" and row.get("Column") in ("Controlled By", "Province Owner"):
+                    for named in (str(row.get("Old") or ""), str(row.get("New") or "")):
+                        self.touched.setdefault(named, {})[key] = None
+        letters = state.frame("Letters")
+        keys = ("Letter", "Turn", "From", "To Clan", "Text", "Status", "Delivered Turn")
+        self.letters = [{k: _plain(row[k]) for k in keys} for row in _rows(letters).values()]
+        self.alliances = [
+            {k: _plain(row[k]) for k in ("Clan", "Ally", "Secret", "Since Turn")}
+            for row in _rows(state.frame("Alliances")).values()
+        ]
+        self.relations = [
+            {k: _plain(row[k]) for k in ("Clan A", "Clan B", "Since Turn")}
+            for row in _rows(state.frame("Relations")).values()
+        ]
+        self.sieges = [
+            {k: _plain(row[k]) for k in ("Province", "Besieger", "Defender", "Timer", "Started Turn", "Status")}
+            for row in _rows(state.frame("Sieges")).values()
+        ]
         settings = read_settings(state)
         schedule = settings.schedule()
         self.deadline = (
@@ -151,36 +172,19 @@ def content(view: View, clan: str | None, turn: int | None = None) -> dict[str, 
     report["orders"] = [row for who, row in run.orders if clan is None or who == clan]
     audience = {"public", f"clan:{clan}"} | {f"character:{c}" for c in mine} if clan else None
     report["notifications"] = [row for to, row in run.notifications if audience is None or to in audience]
-    letters = state.frame("Letters")
     report["letters"] = [
-        {
-            k: _plain(letters.at[key, k])
-            for k in ("Letter", "Turn", "From", "To Clan", "Text", "Status", "Delivered Turn")
-        }
-        for key in letters.index
+        letter
+        for letter in run.letters
         if clan is None
-        or (letters.at[key, "To Clan"] == clan and letters.at[key, "Status"] == "Delivered")
-        or members.get(str(letters.at[key, "From"])) == clan
+        or (letter["To Clan"] == clan and letter["Status"] == "Delivered")
+        or members.get(str(letter["From"])) == clan
     ]
-    alliances = state.frame("Alliances")
     report["alliances"] = [
-        {k: _plain(alliances.at[key, k]) for k in ("Clan", "Ally", "Secret", "Since Turn")}
-        for key in alliances.index
-        if clan is None or alliances.at[key, "Clan"] == clan or not bool(alliances.at[key, "Secret"])
+        row for row in run.alliances if clan is None or row["Clan"] == clan or not bool(row["Secret"])
     ]
-    relations = state.frame("Relations")
-    report["relations"] = [
-        {k: _plain(relations.at[key, k]) for k in ("Clan A", "Clan B", "Since Turn")}
-        for key in relations.index
-        if clan is None or clan in (relations.at[key, "Clan A"], relations.at[key, "Clan B"])
-    ]
+    report["relations"] = [row for row in run.relations if clan is None or clan in (row["Clan A"], row["Clan B"])]
     report["battles"] = [row for sides, row in run.battles if clan is None or clan in sides]
-    sieges = state.frame("Sieges")
-    report["sieges"] = [
-        {k: _plain(sieges.at[key, k]) for k in ("Province", "Besieger", "Defender", "Timer", "Started Turn", "Status")}
-        for key in sieges.index
-        if clan is None or clan in (sieges.at[key, "Besieger"], sieges.at[key, "Defender"])
-    ]
+    report["sieges"] = [row for row in run.sieges if clan is None or clan in (row["Besieger"], row["Defender"])]
     report["changes"] = _changes(run, clan, own, report["armies"])
     report["next"] = _next(run, report["clans"][0] if clan and report["clans"] else None)
     if clan is None:
@@ -194,11 +198,7 @@ def _changes(run: _Run, clan: str | None, own: list[str], armies: list[dict[str,
     if clan is None:
         keys = sorted(run.changes, key=lambda k: ("Clans", "Provinces", "Armies").index(k[0]))
     else:
-        lost = [
-            key
-            for key, rows in run.changes.items()
-            if key[0] == "Provinces" and any(clan in (str(r.get("Old")), str(r.get("New"))) for r in rows)
-        ]
+        lost = run.touched.get(clan, {})
         keys = [("Clans", clan)] + [("Provinces", p) for p in own]
         keys += [k for k in lost if k not in keys]
         keys += [("Armies", str(a["Army"])) for a in armies if a.get("Clan") == clan]
@@ -264,8 +264,18 @@ def _clan(state: GameState, clan: str) -> dict[str, Any]:
     }
 
 
-def _province(provinces: Any, name: str, held: str) -> dict[str, Any]:
-    row = provinces.loc[name]
+def _rows(frame: Any) -> dict[str, dict[str, Any]]:
+    """Every row of a tab as a dict by column (its key column included), by its key: one pass, not a
+    lookup a cell."""
+    records: dict[Any, dict[str, Any]] = frame.to_dict("index")
+    name = frame.index.name
+    if name and name not in frame.columns:  # the key as its column too, as `.loc[key]` gives it
+        for key, row in records.items():
+            row[name] = key
+    return {str(k): v for k, v in records.items()}
+
+
+def _province(row: Mapping[str, Any], held: str) -> dict[str, Any]:
     keys = ("Province", "Type", "Resource", "Terrain", "Province Owner")
     found = {k: _plain(row[k]) for k in keys}
     found["Controlled By"] = held
@@ -277,8 +287,7 @@ def _province(provinces: Any, name: str, held: str) -> dict[str, Any]:
     return found
 
 
-def _army(armies: Any, name: str) -> dict[str, Any]:
-    row = armies.loc[name]
+def _army(row: Mapping[str, Any]) -> dict[str, Any]:
     found = {k: _plain(row[k]) for k in ("Army", "Clan", "Province", "Leader")}
     found.update({k: _plain(row[k]) for k in UNIT_COLUMNS})
     found["Units"] = sum(int(row[k]) for k in UNIT_COLUMNS)
@@ -353,9 +362,24 @@ def _clan_lead(report: dict[str, Any]) -> tuple[Part, ...]:
         if letter.get("To Clan") == clan and _number(letter.get("Delivered Turn")) == turn
     )
     parts.append(Part("Letters received", received or ("None this turn.",)))
-    changes = tuple(report["changes"])
-    parts.append(Part("What changed", () if changes else ("Nothing of yours changed this turn.",), changes))
+    # a province whose stockpiles alone grew is counted, not listed: the lead stays about what happened
+    routine = [c for c in report["changes"] if _routine(c)]
+    changes = tuple(c for c in report["changes"] if not _routine(c))
+    lines: tuple[str, ...] = () if changes else ("Nothing of yours changed this turn.",)
+    if routine:
+        lines += (f"Stockpiles changed in {len(routine)} more of your provinces (see Provinces below).",)
+    parts.append(Part("What changed", lines, changes))
     return tuple(parts)
+
+
+ROUTINE = ("Tax Stockpile ", "Manpower Stockpile ")
+
+
+def _routine(change: dict[str, Any]) -> bool:
+    """A province's change of its stockpiles alone (each turn's regeneration)."""
+    return str(change["What"]).startswith("Province ") and all(
+        part.startswith(ROUTINE) for part in str(change["Change"]).split("; ")
+    )
 
 
 def _gm_lead(report: dict[str, Any]) -> tuple[Part, ...]:
