@@ -210,7 +210,7 @@ def _changes(run: _Run, clan: str | None, own: list[str], armies: list[dict[str,
         last: dict[str, tuple[Any, Any]] = {}
         for row in rows:  # a cell changed twice in the turn: its first old and its last new
             column = str(row.get("Column"))
-            if column in DERIVED_COLUMNS:  # recomputed from what changed: its cause is already there
+            if column in DERIVED_COLUMNS or column in BOOKKEEPING:  # recomputed, or the engine's own notes
                 continue
             old = last[column][0] if column in last else row.get("Old")
             last[column] = (old, row.get("New"))
@@ -221,6 +221,7 @@ def _changes(run: _Run, clan: str | None, own: list[str], armies: list[dict[str,
 
 
 THING = {"Clans": "Clan", "Provinces": "Province", "Armies": "Army"}
+BOOKKEEPING = ("Moved", "Origin")  # where an army marched from this turn: the march's order says it
 
 
 def _shown(value: Any) -> str:
