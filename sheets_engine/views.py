@@ -2,9 +2,12 @@
 
 The service around the ruleset's capabilities (core.capabilities): it reads the campaign once (a
 `reading` run: no lock, no write), asks the record's `report` and `picture` for the content and the
-PNG, and writes the files: one self-contained HTML page per reader (inline CSS, the map inline as a
-base64 PNG, every piece of sheet text escaped, readable on a phone), and with --json the content
-beside it. `map --save-layout` commits the places the ruleset's picture computed.
+picture, and writes the files: one self-contained HTML page per reader (inline CSS, every piece of
+sheet text escaped), and with --json the content beside it. A page opens with the ruleset's `lead`
+parts (this turn for the reader), then the map (inline SVG with the full-size STEM-map.svg beside it
+when the ruleset draws SVG, else an inline PNG), then its `follow` parts, then its tables, folded
+when long. On a phone every table reflows into one card a row; on a desktop the page uses the
+width. `map --save-layout` commits the places the ruleset's picture computed.
 """
 
 from __future__ import annotations

@@ -156,8 +156,8 @@ def test_a_clans_report_opens_with_its_turn_then_its_map_then_what_comes_next(re
     _, pages, data = reports
     oda = data["Oda"]
     assert oda["changes"][0] == {"What": "Clan Oda", "Change": "Knowledge 6 → 9; Treasury 32 → 42"}
-    assert {"What": "Province Settsu",
-            "Change": "Tax Stockpile 2 → 4; Manpower Stockpile 3 → 4; Building 2 (empty) → Treasury"} in oda["changes"]  # fmt: skip
+    settsu = "Tax Stockpile 2 → 4; Manpower Stockpile 3 → 4; Building 2 (empty) → Treasury"
+    assert {"What": "Province Settsu", "Change": settsu} in oda["changes"]
     assert oda["changes"][-1] == {
         "What": "Army Oda Vanguard",
         "Change": "Spear 6 → 0; Sword 5 → 0; Archer 2 → 0; Cavalry 1 → 0; Leader Shibata Katsuie → (empty)",
@@ -181,7 +181,7 @@ def test_a_clans_report_opens_with_its_turn_then_its_map_then_what_comes_next(re
     assert "<li>Stockpiles changed in 7 more of your provinces (see Provinces below).</li>" in page
     assert "<li>Or up to 6 Samurai hired at 7 Mon each.</li>" in page
     assert "<summary>Provinces (8)</summary>" in page  # short tables open, long ones folded
-    assert '<details open><summary>Armies (5)</summary>' in page
+    assert "<details open><summary>Armies (5)</summary>" in page
 
 
 def test_the_next_deadline_is_written_in_the_campaigns_time_zone(tmp_path: Path) -> None:

@@ -394,6 +394,7 @@ class Drawing:
     legend: list[tuple[str, str, str, str]]  # (kind, colour, hatch, text), top to bottom
     where: dict[str, Point]
     row: float  # a legend row's height
+    leaders: list[tuple[Point, Point]] = field(default_factory=list)  # province edge -> its army number's box
 
 
 KEYS: tuple[tuple[str, str, str, str], ...] = (
@@ -474,6 +475,14 @@ def frame(drawn: Scene) -> Drawing:
     boxes = place_labels(army_labels, 1.0, char_w, char_h + 2, radius=radius, points=points, window=window)
     texts: list[Text] = [Text(b.text, round(b.x, 2), round(-b.y, 2), FONT, True, fills[b.key]) for b in boxes]
     marked = [b.box for b in boxes]
+    leaders: list[tuple[Point, Point]] = []  # an army number with room only farther off: a line to its province
+    for number in boxes:
+        home = where[drawn.armies[int(str(number.key))].province]
+        if math.hypot(number.x - home[0], -number.y - home[1]) > radius + 2 * char_h:
+            rim = _toward(home, (number.x, -number.y), radius)
+            box: tuple[float, float, float, float] = number.box
+            end = (min(max(rim[0], box[0]), box[2]), min(max(rim[1], -box[3]), -box[1]))
+            leaders.append((rim, (round(end[0], 2), round(end[1], 2))))
     own = {p.name for p in drawn.places if drawn.viewer and p.controller == drawn.viewer}
     labels = [
         Label(
@@ -505,7 +514,16 @@ def frame(drawn: Scene) -> Drawing:
         legend.append(("more", "", "", fitted.more_text))
     legend += list(KEYS)
     return Drawing(drawn.title, width, height, map_w, radius, circles, links, texts, arrows, battles, sieges, legend,
-                   where, row)  # fmt: skip
+                   where, row, leaders)  # fmt: skip
+
+
+def _toward(centre: Point, target: Point, radius: float) -> Point:
+    """The point of a circle's edge facing `target`."""
+    length = math.hypot(target[0] - centre[0], target[1] - centre[1]) or 1.0
+    return (
+        round(centre[0] + (target[0] - centre[0]) / length * radius, 2),
+        round(centre[1] + (target[1] - centre[1]) / length * radius, 2),
+    )
 
 
 # PNG: matplotlib --------------------------------------------------------------------------------------
@@ -544,6 +562,8 @@ def draw(drawn: Scene | Drawing) -> tuple[Any, Any, float]:
     axes.set_xlim(0, d.width)
     axes.set_ylim(d.height, 0)
     axes.add_collection(LineCollection(d.links, colors="#999999", linewidths=0.8, zorder=1))
+    if d.leaders:
+        axes.add_collection(LineCollection(d.leaders, colors="black", linewidths=0.8, zorder=5))
     for hatch in dict.fromkeys(c.hatch for c in d.circles):
         group = [c for c in d.circles if c.hatch == hatch]
         axes.add_collection(
@@ -634,6 +654,7 @@ def svg(drawn: Scene | Drawing) -> str:
         path = "".join(f"M{a[0]:g},{a[1]:g}L{b[0]:g},{b[1]:g}" for a, b in d.links)
         out.append(f'<path d="{path}" stroke="#999" stroke-width="1" fill="none"/>')
     r = f"{d.radius:.2f}"
+    leaders = "".join(f"M{a[0]:g},{a[1]:g}L{b[0]:g},{b[1]:g}" for a, b in d.leaders)
     for c in d.circles:
         out.append(
             f'<circle cx="{c.x:g}" cy="{c.y:g}" r="{r}" fill="{c.fill}" stroke="{c.edge}" '
@@ -656,6 +677,8 @@ def svg(drawn: Scene | Drawing) -> str:
             f'<rect x="{x - d.radius * 0.9 - 5:.2f}" y="{y - d.radius * 0.9 - 5:.2f}" width="10" height="10" '
             'fill="white" stroke="black" stroke-width="2"/>'
         )
+    if leaders:
+        out.append(f'<path d="{leaders}" stroke="black" stroke-width="0.8" fill="none"/>')
     size = f"{_px(FONT):.2f}"
     for t in d.labels:
         if t.box:
