@@ -187,10 +187,11 @@ def write_reports(
     written unless `quiet`."""
     from sheets_engine.progress import progress
 
-    with reading(source, "report", whole=("History",)) as run:  # the other log tabs are always read whole
-        pages, picture = report_pages(run.ruleset), run.ruleset.picture
-        view = view_of(run, tuple(dict.fromkeys(pages.logs + (picture.logs if picture else ()))))
-    prepared = picture.prepare(view) if picture else None  # once: every reader's map stands on the same places
+    with progress("Reading the campaign", quiet=quiet):
+        with reading(source, "report", whole=("History",)) as run:  # the other log tabs are always read whole
+            pages, picture = report_pages(run.ruleset), run.ruleset.picture
+            view = view_of(run, tuple(dict.fromkeys(pages.logs + (picture.logs if picture else ()))))
+        prepared = picture.prepare(view) if picture else None  # once: every reader's map stands on the same places
     out.mkdir(parents=True, exist_ok=True)
     taken = {"gm"}
     readers: list[tuple[str | None, str]] = [(name, file_stem(name, taken)) for name in pages.readers(view)]
