@@ -233,7 +233,7 @@ def draw_maps(
     source: str | Store, formats: tuple[str, ...], reader: str | None = None, turn: int | None = None
 ) -> dict[str, bytes]:
     """The map in each of `formats` ("png", "svg"), from one reading and one layout: format -> bytes.
-    NotForReader as `draw_map`; StoreError for SVG from a ruleset that draws PNG only."""
+    NotForReader as `draw_map`, and for SVG from a ruleset that draws PNG only."""
     with reading(source, "map") as run:  # Battles, like every log tab but History, is read whole
         picture = map_picture(run.ruleset)
         view = view_of(run, picture.logs)
@@ -242,7 +242,7 @@ def draw_maps(
         if why:
             raise NotForReader(why)
     if "svg" in formats and picture.svg is None:
-        raise StoreError(f"the {run.ruleset.title} map is drawn as PNG only, not SVG")
+        raise NotForReader(f"the {run.ruleset.title} map is drawn as PNG only, not SVG")
     prepared = picture.prepare(view)
     drawn: dict[str, bytes] = {}
     for kind in dict.fromkeys(formats):

@@ -104,3 +104,12 @@ def test_a_whole_map_of_a_thousand_provinces_names_only_the_capitals(crowded: Vi
     assert named and named <= capitals
     assert len(drawing.circles) == 1000
     assert 'viewBox="0 0 1474 ' in svg(drawing)
+
+
+def test_an_svg_from_a_ruleset_that_draws_png_only_is_refused_plainly(tmp_path: Path) -> None:
+    path = tmp_path / "aow.xlsx"
+    app.init(str(path), ruleset="art-of-war", options={"houses": 3, "people": 0, "seed": "map"})
+    result = CliRunner().invoke(cli, ["map", str(path), "--out", str(tmp_path / "board.svg")])
+    assert result.exit_code == 2
+    assert "the Art of War map is drawn as PNG only, not SVG" in result.output
+    assert not (tmp_path / "board.svg").exists()
