@@ -149,8 +149,10 @@ def html_page(page: Page, png: bytes = b"", svg: str = "", full: str = "") -> st
     if svg or png:
         parts.append("<section><h2>Map</h2>")
         if svg:
-            # inline (the page stays one file), without the namespace HTML does not need
-            parts.append(svg.replace(' xmlns="http://www.w3.org/2000/svg"', "", 1))
+            # inline (the page stays one file), without the namespace HTML does not need; a tap on it
+            # opens the full-size file, which a phone zooms
+            inline = svg.replace(' xmlns="http://www.w3.org/2000/svg"', "", 1)
+            parts.append(f'<a href="{_cell(full)}">{inline}</a>' if full else inline)
         else:
             alt = _cell("Map: " + page.title)
             parts.append(f'<img alt="{alt}" src="data:image/png;base64,{base64.b64encode(png).decode()}">')

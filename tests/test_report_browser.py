@@ -52,6 +52,7 @@ def test_the_oda_report_on_a_phone_scrolls_no_sideways_and_shows_every_result(
         assert box["width"] >= PHONE - 40  # at the screen's width
         link = tab.locator("a", has_text="Open the map full size")
         assert link.get_attribute("href") == "oda-map.svg"
+        assert tab.locator("a:has(svg.map)").get_attribute("href") == "oda-map.svg"  # a tap on the map opens it
         assert (written["Oda"].parent / "oda-map.svg").read_text(encoding="utf-8").startswith("<svg ")
 
 
