@@ -75,6 +75,7 @@ h1{font-size:1.3em;margin:.2em 0}h2{font-size:1.1em;margin:1.2em 0 .4em;border-b
 table{border-collapse:collapse;font-size:.9em;background:#fff}
 th,td{border:1px solid #ccc;padding:4px 6px;text-align:left;vertical-align:top}th{background:#eee}
 td{overflow-wrap:break-word}td.result{min-width:16em}
+table.wide{font-size:.8em}table.wide th,table.wide td{padding:3px 4px}table.wide th{font-size:.85em}
 .map{display:block;max-width:100%;height:auto;border:1px solid #ccc;background:#fff}
 img{max-width:100%;height:auto;border:1px solid #ccc;background:#fff}
 .note{color:#555;font-size:.9em}ul{padding-left:1.2em;margin:.3em 0}
@@ -94,6 +95,7 @@ table.cards td,table.cards td.result{overflow-wrap:anywhere;min-width:0}
 }
 """
 OPEN_ROWS = 15  # a table of more rows starts folded (its heading says how many): the page stays short
+WIDE = 12  # a table of more columns is set smaller (Provinces' 20 fit a laptop's width)
 
 
 def _cell(value: Any) -> str:
@@ -120,7 +122,10 @@ def _table(rows: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> str:
         + "</tr>"
         for r in rows
     )
-    return f'<div class="scroll"><table class="cards"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    kind = "cards wide" if len(columns) > WIDE else "cards"  # many columns: smaller, so a desktop shows them all
+    return (
+        f'<div class="scroll"><table class="{kind}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    )
 
 
 def _part(part: Part) -> str:

@@ -66,6 +66,14 @@ def test_the_oda_report_on_a_desktop_uses_the_width(written: dict[str, Path], tm
         assert overflow(tab)["scrollWidth"] <= DESKTOP
         headers = tab.locator("section").first.locator("th").all_text_contents()
         assert headers == ["Character", "Order", "Target", "Detail", "Status", "Result"]  # a table, not cards
+        tab.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        # every table shows all its columns without scrolling, Provinces' 20 included
+        wider = tab.evaluate(
+            "() => Array.from(document.querySelectorAll('.scroll')).filter(s => s.scrollWidth > s.clientWidth).length"
+        )
+        assert wider == 0
+        provinces = tab.locator("details", has_text="Provinces (8)").locator("th")
+        assert provinces.count() == 20
 
 
 def test_the_gms_page_leads_with_the_turns_problems_and_refused_orders(written: dict[str, Path]) -> None:
