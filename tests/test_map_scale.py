@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from sheets_engine.core.load import load_state
 from sheets_engine.core.picture import DPI
 from sheets_engine.sengoku.generate import generate
 from sheets_engine.sengoku.mapping import FONT, board, frame, scene, svg
+from sheets_engine.sengoku.visibility import Sight
 from sheets_engine.stores.memory import MemoryStore
 from tests.support import RULESET
 
@@ -113,3 +115,18 @@ def test_an_svg_from_a_ruleset_that_draws_png_only_is_refused_plainly(tmp_path: 
     assert result.exit_code == 2
     assert "the Art of War map is drawn as PNG only, not SVG" in result.output
     assert not (tmp_path / "board.svg").exists()
+
+
+def test_a_clan_that_holds_no_province_is_shown_where_its_people_stand(crowded: View) -> None:
+    laid = board(crowded.state)
+    clan = laid.clans[1]
+    held = set(laid.sight.owned[clan])
+    state = crowded.state
+    provinces = state.frame("Provinces").copy()
+    for column in ("Controlled By", "Province Owner"):
+        provinces[column] = provinces[column].where(~provinces.index.isin(held), "")
+    homeless = replace(state, tables={**state.tables, "Provinces": provinces})
+    seen = Sight(homeless).seen.get(clan, set())
+    assert seen and not set(board(homeless).sight.owned.get(clan, []))
+    drawn = scene(homeless, clan)
+    assert seen <= {p.name for p in drawn.places} and len(drawn.places) < 200  # not the whole world

@@ -234,7 +234,9 @@ def scene(
     title = f"{name}: after turn {number}" + (f" (the {clan} clan's view)" if clan else "")
     aspect = MAP_WIDTH / CLAN_HEIGHT
     if clan:
-        window = laid.views.clan(laid.sight.owned.get(clan, []), aspect)
+        # a clan that holds nothing is shown what it sees (where its armies and characters stand)
+        focus = laid.sight.owned.get(clan) or sorted(laid.sight.seen.get(clan, ()), key=laid.order.__getitem__)
+        window = laid.views.clan(focus, aspect)
     else:
         window = laid.views.whole(MAP_WIDTH / _whole_height(laid.views))
     inside = set(map(str, window.provinces))
