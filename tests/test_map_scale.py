@@ -130,3 +130,20 @@ def test_a_clan_that_holds_no_province_is_shown_where_its_people_stand(crowded: 
     assert seen and not set(board(homeless).sight.owned.get(clan, []))
     drawn = scene(homeless, clan)
     assert seen <= {p.name for p in drawn.places} and len(drawn.places) < 200  # not the whole world
+
+
+def test_sheet_text_in_the_svg_is_text_never_markup() -> None:
+    from sheets_engine.sengoku.mapping import Marker, Place, Scene
+
+    evil = '<script>alert("x")</script> & co'
+    drawn = Scene(
+        f"{evil}: after turn 1",
+        [evil],
+        [Place(evil, 0.0, 0.0, evil, evil, evil), Place("Mino", 1.0, 0.0, "", "", "")],
+        [(evil, "Mino")],
+        armies=[Marker(evil, "12", evil)],
+        counts={evil: 1},
+    )
+    text = svg(drawn)
+    assert "<script" not in text and "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co" in text
+    assert text.count("&lt;script&gt;") >= 3  # the title, the province's name and its tooltip, the legend
