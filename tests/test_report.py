@@ -216,3 +216,15 @@ def test_sight_sees_what_visible_provinces_and_visible_armies_see(reports: tuple
         assert sight.armies(clan) == visible_armies(state, clan)
     assert sight.armies("Oda") == ["Oda Main Host", "Oda Vanguard", "Oda Kinai Guard", "Imagawa Main Host",
                                    "Takeda Cavalry Corps"]  # fmt: skip
+
+
+def test_an_army_raised_this_turn_is_shown_as_new_with_what_it_is() -> None:
+    from sheets_engine.sengoku.generate import generate
+
+    store = MemoryStore(generate(300, seed=7))
+    app.resolve(store, now=NOW, force=True)
+    oda = content(open_view(store), "Oda")
+    raised = [c for c in oda["changes"] if c["Change"].startswith("new: ")]
+    assert raised == [
+        {"What": "Army Oda Levies of Koshi", "Change": "new: Clan Oda; Province Koshi; Archer 2; Status Field"}
+    ]

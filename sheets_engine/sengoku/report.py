@@ -214,7 +214,11 @@ def _changes(run: _Run, clan: str | None, own: list[str], armies: list[dict[str,
                 continue
             old = last[column][0] if column in last else row.get("Old")
             last[column] = (old, row.get("New"))
-        text = "; ".join(f"{c} {_shown(o)} → {_shown(n)}" for c, (o, n) in last.items() if _shown(o) != _shown(n))
+        if last and all(_shown(o) == "(empty)" for o, _ in last.values()):  # a row made this turn: what it is
+            shown = [f"{c} {_shown(n)}" for c, (_, n) in last.items() if c != THING[tab] and _shown(n) != "(empty)"]
+            text = "new: " + "; ".join(shown)
+        else:
+            text = "; ".join(f"{c} {_shown(o)} → {_shown(n)}" for c, (o, n) in last.items() if _shown(o) != _shown(n))
         if text:
             found.append({"What": f"{THING[tab]} {key}", "Change": text})
     return found
