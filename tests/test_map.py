@@ -14,7 +14,7 @@ from PIL import Image
 
 from sheets_engine import app
 from sheets_engine.cli import cli
-from sheets_engine.sengoku.mapping import MAP_STYLE, PALETTE, colours, draw, layout, picture, scene
+from sheets_engine.sengoku.mapping import MAP_STYLE, PALETTE, colours, draw, frame, layout, picture, scene
 from sheets_engine.stores.memory import MemoryStore
 from sheets_engine.views import open_view
 from tests.support import RULESET, tabs
@@ -39,7 +39,7 @@ def test_the_map_is_a_png_with_the_same_bytes_every_run_and_no_software_or_date(
     assert result.output == f"Map written to {out}\n"
     first = out.read_bytes()
     assert first.startswith(PNG)
-    assert Image.open(io.BytesIO(first)).size == (1474, 495)
+    assert Image.open(io.BytesIO(first)).size == (1474, 504)
     again = tmp_path / "again.png"  # a fresh interpreter: nothing cached in this process decides the bytes
     subprocess.run([sys.executable, "-m", "sheets_engine", "map", str(demo), "--out", str(again)], check=True)
     assert again.read_bytes() == first
@@ -51,21 +51,22 @@ def test_every_demo_province_shows_its_controllers_colour(demo: Path) -> None:
 
     campaign = open_view(str(demo))
     drawn = scene(campaign.state, battles=campaign.logs["Battles"])
-    palette = colours(drawn.clans)
+    palette = colours(drawn.clans, drawn.styles)
+    laid = frame(drawn)
     with rc_context(MAP_STYLE):
-        figure, axes, radius = draw(drawn)
+        figure, _, radius = draw(laid)
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=figure.dpi, metadata={"Software": None})
         image = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
-        height = image.size[1]
         wrong = []
         for place in drawn.places:
-            # left of the centre: inside the circle, clear of the capital's star
-            x, y = axes.transData.transform((place.x - radius * 0.7, place.y))
-            found = image.getpixel((round(x), height - round(y)))
+            # left and right of the centre: inside the circle, clear of the capital's star (pixels, y down);
+            # a march's arrow leaves on one side, so one of the two is enough
+            x, y = laid.where[place.name]
             hexa = palette.get(place.controller, ("#DDDDDD", ""))[0]
             wanted = tuple(int(hexa[i : i + 2], 16) for i in (1, 3, 5))
-            if max(abs(a - b) for a, b in zip(found, wanted, strict=True)) > 8:
+            found = [image.getpixel((round(x + side * radius * 0.75), round(y))) for side in (-1, 1)]
+            if all(max(abs(a - b) for a, b in zip(seen, wanted, strict=True)) > 8 for seen in found):
                 wrong.append((place.name, place.controller, found, wanted))
     assert wrong == []
     assert len(drawn.places) == 32

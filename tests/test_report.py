@@ -128,7 +128,9 @@ def test_a_report_is_one_self_contained_page_with_its_map(reports: tuple) -> Non
     for reader, page in pages.items():
         assert page.startswith("<!DOCTYPE html>")
         assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
-        assert page.count('src="data:image/png;base64,') == 1
+        assert page.count("<svg ") == 1 and page.count("</svg>") == 1  # the map inline: the page is one file
+        stem = FILES[reader]
+        assert f'<a href="{stem}-map.svg">Open the map full size</a>' in page
         assert "http://" not in page and "https://" not in page and "<link" not in page and "<script" not in page
         assert data[reader]["reader"] == reader and data[reader]["turn"] == 1
 
@@ -148,3 +150,81 @@ def test_an_earlier_turn_can_be_reported(reports: tuple) -> None:
     path, _, _ = reports
     before = content(open_view(str(path)), "Oda", turn=0)
     assert before["turn"] == 0 and before["orders"] == [] and before["battles"] == []
+
+
+def test_a_clans_report_opens_with_its_turn_then_its_map_then_what_comes_next(reports: tuple) -> None:
+    _, pages, data = reports
+    oda = data["Oda"]
+    assert oda["changes"][0] == {"What": "Clan Oda", "Change": "Knowledge 6 → 9; Treasury 32 → 42"}
+    settsu = "Tax Stockpile 2 → 4; Manpower Stockpile 3 → 4; Building 2 (empty) → Treasury"
+    assert {"What": "Province Settsu", "Change": settsu} in oda["changes"]
+    assert oda["changes"][-1] == {
+        "What": "Army Oda Vanguard",
+        "Change": "Spear 6 → 0; Sword 5 → 0; Archer 2 → 0; Cavalry 1 → 0; Leader Shibata Katsuie → (empty)",
+    }
+    assert all(not c["What"].startswith(("Clan Imagawa", "Army Imagawa")) for c in oda["changes"])
+    assert oda["next"]["turn"] == 2 and oda["next"]["deadline"] == "" and oda["next"]["samurai"] == 6
+    assert oda["next"]["buildings"][0] == "Dojo (3 Mon)" and oda["next"]["too dear"] == []
+    page = pages["Oda"]
+    order = [
+        page.index("<h2>Turn 1: your orders and their Results</h2>"),
+        page.index("<h2>Battles fought</h2>"),
+        page.index("<h2>Letters received</h2>"),
+        page.index("<h2>What changed</h2>"),
+        page.index("<h2>Map</h2>"),
+        page.index("<h2>Next turn</h2>"),
+        page.index("<summary>Clan (1)</summary>"),
+    ]
+    assert order == sorted(order)
+    assert "<li>Totomi: Oda against Imagawa (strength 30 to 68, damage 14 to 2): " in page
+    assert "<li>From Mori Motonari: One arrow breaks easily;" in page
+    assert "<li>Stockpiles changed in 7 more of your provinces (see Provinces below).</li>" in page
+    assert "<li>Or up to 6 Samurai hired at 7 Mon each.</li>" in page
+    assert "<summary>Provinces (8)</summary>" in page  # short tables open, long ones folded
+    assert "<details open><summary>Armies (5)</summary>" in page
+
+
+def test_the_next_deadline_is_written_in_the_campaigns_time_zone(tmp_path: Path) -> None:
+    store = MemoryStore(
+        tabs({"deadline": "2026-11-30 20:00:00", "time_zone": "Asia/Tokyo", "turn_hours": 24}, demo=True)
+    )
+    app.resolve(store, now=datetime(2026, 11, 30, 12, 0, tzinfo=UTC))  # 21:00 in Tokyo: past the deadline
+    oda = content(open_view(store), "Oda")
+    assert oda["next"]["deadline"] == "2026-12-01 20:00:00 (Asia/Tokyo)"
+    page = write_reports(store, tmp_path)["Oda"].read_text(encoding="utf-8")
+    assert "<li>Orders for turn 2 are due by 2026-12-01 20:00:00 (Asia/Tokyo).</li>" in page
+
+
+def test_the_gms_page_leads_with_the_campaigns_warnings_and_refused_orders(reports: tuple) -> None:
+    _, pages, data = reports
+    assert data["GMs"]["problems"] == []
+    page = pages["GMs"]
+    assert page.index("<h2>The turn&#x27;s problems</h2>") < page.index("<h2>Refused orders of turn 1</h2>")
+    assert page.index("<h2>Refused orders of turn 1</h2>") < page.index("<h2>Map</h2>")
+    assert "<li>The campaign has no warnings.</li>" in page
+    assert page.count(">Rejected</td>") == 4 + 4  # the refused orders first, and in the Orders table
+
+
+def test_sight_sees_what_visible_provinces_and_visible_armies_see(reports: tuple) -> None:
+    from sheets_engine.sengoku.visibility import Sight, visible_armies, visible_provinces
+
+    path, _, _ = reports
+    state = open_view(str(path)).state
+    sight = Sight(state)
+    for clan in CLANS:
+        assert sight.provinces(clan) == visible_provinces(state, clan)
+        assert sight.armies(clan) == visible_armies(state, clan)
+    assert sight.armies("Oda") == ["Oda Main Host", "Oda Vanguard", "Oda Kinai Guard", "Imagawa Main Host",
+                                   "Takeda Cavalry Corps"]  # fmt: skip
+
+
+def test_an_army_raised_this_turn_is_shown_as_new_with_what_it_is() -> None:
+    from sheets_engine.sengoku.generate import generate
+
+    store = MemoryStore(generate(300, seed=7))
+    app.resolve(store, now=NOW, force=True)
+    oda = content(open_view(store), "Oda")
+    raised = [c for c in oda["changes"] if c["Change"].startswith("new: ")]
+    assert raised == [
+        {"What": "Army Oda Levies of Koshi", "Change": "new: Clan Oda; Province Koshi; Archer 2; Status Field"}
+    ]

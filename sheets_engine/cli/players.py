@@ -63,8 +63,10 @@ def check(source: str, as_json: bool) -> None:
 def report(source: str, out: str, turn: int | None, as_json: bool) -> None:
     """Write one private report per clan (its own file, named after it) and one for the GMs (gm.html).
 
-    Each is one self-contained HTML page, readable on a phone, with the map inside: what that clan
-    may know after the turn, and nothing that belongs to another clan alone. The GMs' has everything.
+    Each is one self-contained HTML page, readable on a phone, with the map inside (and beside it,
+    full size, as CLAN-map.svg): first what happened to that clan this turn, then the map, the next
+    deadline and what its treasury pays for, the tables last; what that clan may know after the turn,
+    and nothing that belongs to another clan alone. The GMs' has everything, the turn's problems first.
     For The Art of War, each house's board page: where its pieces can march and strike, and its order.
     For Clan War, each faction's: its koku, forces and orders, the others' forces in sight, its battles.
 
@@ -72,7 +74,7 @@ def report(source: str, out: str, turn: int | None, as_json: bool) -> None:
     """
     from sheets_engine.views import write_reports
 
-    written = write_reports(common.store_for(source), Path(out), turn, as_json=as_json)
+    written = write_reports(common.store_for(source), Path(out), turn, as_json=as_json, quiet=as_json)
     if as_json:
         files = {reader: str(path) for reader, path in written.items()}
         emit_json(payload("ok", EXIT_OK, reports=len(written), files=files))
@@ -82,7 +84,13 @@ def report(source: str, out: str, turn: int | None, as_json: bool) -> None:
 
 @cli.command(name="map")
 @click.argument("source")
-@click.option("--out", "out", metavar="FILE.png", help="Where to write the picture (PNG).")
+@click.option(
+    "--out",
+    "outs",
+    multiple=True,
+    metavar="FILE.png|FILE.svg",
+    help="Where to write the picture: SVG for a name ending in .svg, else PNG (give both to write both).",
+)
 @click.option("--clan", help="Draw this clan's own view (only the armies it may see).")
 @click.option("--turn", type=click.IntRange(min=0), metavar="N", help="The turn drawn (default: the last resolved).")
 @click.option(
@@ -92,21 +100,24 @@ def report(source: str, out: str, turn: int | None, as_json: bool) -> None:
 )
 @json_option()
 def map_command(
-    source: str, out: str | None, clan: str | None, turn: int | None, save_layout: bool, as_json: bool
+    source: str, outs: tuple[str, ...], clan: str | None, turn: int | None, save_layout: bool, as_json: bool
 ) -> None:
     """Draw the map: provinces in their controller's colour, capitals, armies, marches, battles, sieges.
 
     Provinces stand where the Provinces columns Map X (east) and Map Y (north) put them; the
     others are placed by a seeded layout, the same every time, which --save-layout writes into
-    those columns for the GM to keep and adjust. The same sheet gives the same PNG bytes.
+    those columns for the GM to keep and adjust. The same sheet gives the same PNG and SVG bytes.
+    With --clan, the part of the map around the clan's provinces and their neighbours.
 
-    Example: sheets-engine map campaign.xlsx --out map.png --clan Oda
+    Example: sheets-engine map campaign.xlsx --out map.png --out map.svg --clan Oda
     """
-    from sheets_engine.views import NotForReader, draw_reader_map, reader_refusal
+    from sheets_engine.progress import progress
+    from sheets_engine.views import NotForReader, draw_maps, reader_refusal
     from sheets_engine.views import save_layout as keep_layout
 
-    if not out and not save_layout:
+    if not outs and not save_layout:
         raise click.UsageError("give --out FILE.png, --save-layout, or both")
+    kinds = tuple("svg" if Path(out).suffix.lower() == ".svg" else "png" for out in outs)  # PNG as before
     store = common.store_for(source)
     saved = 0
     try:
@@ -117,13 +128,16 @@ def map_command(
             saved = keep_layout(store)
             if not as_json:
                 print_text(f"Saved the places of {plural(saved, 'province')} in the Provinces columns Map X and Map Y.")
-        if out:
-            png, clan = draw_reader_map(store, clan, turn)  # after --save-layout, the sheet as it is now
-            Path(out).parent.mkdir(parents=True, exist_ok=True)
-            Path(out).write_bytes(png)
-            if not as_json:
-                print_text(f"Map written to {out}" + (f" (the {clan} clan's view)" if clan else ""))
+        if outs:
+            with progress("Drawing the map", quiet=as_json):
+                drawn, clan = draw_maps(store, kinds, clan, turn)  # after --save-layout, the sheet as it is now
+            for out, kind in zip(outs, kinds, strict=True):
+                Path(out).parent.mkdir(parents=True, exist_ok=True)
+                Path(out).write_bytes(drawn[kind])
+                if not as_json:
+                    print_text(f"Map written to {out}" + (f" (the {clan} clan's view)" if clan else ""))
     except NotForReader as error:
         raise BadInput(str(error)) from error
     if as_json:
-        emit_json(payload("ok", EXIT_OK, out=out, clan=clan, provinces_placed=saved))
+        first = outs[0] if outs else None  # `out` as before; `outs` every file written
+        emit_json(payload("ok", EXIT_OK, out=first, outs=list(outs), clan=clan, provinces_placed=saved))

@@ -30,10 +30,28 @@ class View:
 
     state: GameState
     logs: Mapping[str, list[dict[str, Any]]] = field(default_factory=dict)
+    problems: tuple[str, ...] = ()  # the campaign's warnings as the GMs read them ("Tab row N, Column: ...")
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def rows(self, tab: str) -> list[dict[str, Any]]:
         """A log tab's rows (none if it was not read)."""
         return list(self.logs.get(tab, ()))
+
+    def once(self, key: str, compute: Callable[[], Any]) -> Any:
+        """`compute()` the first time `key` is asked of this view, its answer kept after: what every page
+        of a run needs (who sees what, the layout) is worked out once, not once per reader."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of a page before its tables: a heading, lines of text (each one item), and a table's rows."""
+
+    heading: str
+    lines: tuple[str, ...] = ()
+    rows: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -47,6 +65,8 @@ class Page:
     turn: int | None  # the turn the picture is drawn at
     sections: list[tuple[str, list[dict[str, Any]]]]
     html: str | None = None  # the ruleset's whole page, written as is (The Art of War's board); None: laid out here
+    lead: tuple[Part, ...] = ()  # what comes first, before the map: this turn for this reader
+    follow: tuple[Part, ...] = ()  # after the map, before the tables: what the reader can do next
 
 
 @dataclass(frozen=True)
@@ -65,6 +85,9 @@ class MapPicture:
     """`map` (and the picture in each report): the campaign drawn for a reader, as PNG bytes."""
 
     draw: Callable[[View, str | None, int | None, Any], bytes]  # (view, reader or None, turn, prepared) -> PNG
+    svg: Callable[[View, str | None, int | None, Any], str] | None = (
+        None  # the same picture as SVG text (None: PNG only)
+    )
     prepare: Callable[[View], Any] = lambda view: None  # computed once for every picture of a run
     reader_problem: Callable[[View, str], str] = lambda view, reader: ""  # why a reader has no view ("": one)
     # the reader as the campaign spells it, typed in any case ("oda" -> "Oda"); as typed when none matches

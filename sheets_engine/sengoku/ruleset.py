@@ -53,6 +53,7 @@ def build() -> Ruleset:
         report=ReportPages(readers=lazy(REPORT, "readers"), content=lazy(REPORT, "content"), page=lazy(REPORT, "page")),
         picture=MapPicture(
             draw=lazy(MAP, "draw_view"),
+            svg=lazy(MAP, "svg_view"),
             prepare=lazy(MAP, "prepare"),
             reader_problem=lazy(MAP, "reader_problem"),
             reader_name=lazy(MAP, "reader_name"),

@@ -54,3 +54,54 @@ def audiences(state: GameState, clan: str) -> set[str]:
     characters = state.frame("Characters")
     names = {str(c) for c in characters.index[characters["Clan"] == clan]}
     return {"public", f"clan:{clan}"} | {f"character:{n}" for n in names}
+
+
+class Sight:
+    """What every clan sees, computed once for a whole run (a report of 800 clans asks it 800 times):
+    the same answers as `visible_provinces` and `visible_armies`, from one pass over the tabs."""
+
+    def __init__(self, state: GameState) -> None:
+        provinces, armies, characters = state.frame("Provinces"), state.frame("Armies"), state.frame("Characters")
+        names = set(map(str, provinces.index))
+        self.held = controller(state)
+        self.owned: dict[str, list[str]] = {}  # clan -> provinces it controls or owns, in row order
+        seen: dict[str, set[str]] = {}
+        for province, adjacent, owner in zip(
+            map(str, provinces.index), provinces["Adjacent"], provinces["Province Owner"], strict=True
+        ):
+            clan = self.held[province]
+            if clan:
+                seen.setdefault(clan, set()).add(province)
+                seen[clan].update(n for n in split_names(str(adjacent)) if n in names)
+            for who in dict.fromkeys((clan, str(owner or ""))):
+                if who:
+                    self.owned.setdefault(who, []).append(province)
+        standing = [
+            (str(a), str(c), str(p))
+            for a, c, p, s in zip(armies.index, armies["Clan"], armies["Province"], armies["Status"], strict=True)
+            if s != ArmyStatus.DESTROYED.value
+        ]
+        for _, clan, province in standing:
+            if province:
+                seen.setdefault(clan, set()).add(province)
+        for clan, where, status in zip(characters["Clan"], characters["Location"], characters["Status"], strict=True):
+            if status == CharacterStatus.ALIVE.value and where:
+                seen.setdefault(str(clan), set()).add(str(where))
+        self.seen = seen
+        self.standing = standing  # (army, clan, province) of every army not destroyed, in row order
+        self.at: dict[str, list[int]] = {}  # province -> its standing armies (positions in `standing`)
+        self.of: dict[str, list[int]] = {}  # clan -> its own standing armies (positions in `standing`)
+        for k, (_, clan, province) in enumerate(standing):
+            self.at.setdefault(province, []).append(k)
+            self.of.setdefault(clan, []).append(k)
+
+    def provinces(self, clan: str) -> set[str]:
+        """What `visible_provinces(state, clan)` says."""
+        return set(self.seen.get(clan, ()))
+
+    def armies(self, clan: str) -> list[str]:
+        """What `visible_armies(state, clan)` says, in Armies row order."""
+        rows = set(self.of.get(clan, ()))
+        for province in self.seen.get(clan, ()):
+            rows.update(self.at.get(province, ()))
+        return [self.standing[k][0] for k in sorted(rows)]
