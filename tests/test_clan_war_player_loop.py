@@ -104,9 +104,7 @@ def test_clan_war_player_loop(tmp_path: Path, capsys: Any, monkeypatch: Any, dis
                              "--json")  # fmt: skip
         assert code == 0, err
         paused = json.loads(out)
-        assert (
-            paused["headline"] == "Turn 1 paused: waiting for the Battle Results of 2 battles: Kakita, Shiro Hiruma."
-        )
+        assert paused["headline"] == "Turn 1 paused: waiting for the Battle Results of 2 battles: Kakita, Shiro Hiruma."
         assert paused["form"] == {"form_id": FORM, "closed": True, "reopened": True}
         assert paused["form_responses_waiting_for_a_later_turn"] == 1
         assert len(valid()) == 2  # the two battles waiting for their results
