@@ -25,11 +25,13 @@ from datetime import datetime
 from sheets_engine.core.dice import Dice, Roll
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.tables import Draft, GameState
-from sheets_engine.sengoku.game import read_settings
+from sheets_engine.sengoku.derived import province_stats
+from sheets_engine.sengoku.game import GameSettings, read_settings
+from sheets_engine.sengoku.knowledge import spend_tech_points
 from sheets_engine.sengoku.orders import copy_responses, find, intake, parse_order_type
 from sheets_engine.sengoku.phases import resolve_turn
 from sheets_engine.sengoku.preview import other_clans_may_change
-from sheets_engine.sengoku.schema import OrderStatus
+from sheets_engine.sengoku.schema import DERIVED_COLUMNS, OrderStatus
 from sheets_engine.sengoku.turn import Turn
 
 PREFIX = "Check: "
@@ -111,9 +113,11 @@ def judge(state: GameState, now: datetime) -> list[Verdict]:
             continue
         name = find(characters.index, str(orders.at[key, "Character"])) or ""
         by_clan.setdefault(str(characters.at[name, "Clan"]), []).append(key)
-    everyone = _outcomes(resolve_turn(state, now, force=True).state, pending)
+    current = _derived_current(state, settings)
+    everyone = _outcomes(resolve_turn(current, now, force=True).state, pending)
+    nobody = _only(current, pending, set())  # every pending order set aside, once; each clan's put back below
     for clan, keys in by_clan.items():
-        alone = _only(state, pending, set(keys))
+        alone = _put_back(nobody, keys)
         runs = []
         for dice in (
             Dice(settings.seed, settings.turn),
@@ -129,12 +133,38 @@ def judge(state: GameState, now: datetime) -> list[Verdict]:
     return [verdicts[k] for k in pending]
 
 
+def _derived_current(state: GameState, settings: GameSettings) -> GameState:
+    """The state with its derived columns as step 2's recalculation will make them in every run of the check.
+
+    Step 2 recalculates from the provinces, the buildings and the clans' levels after step 1's tech choices
+    (the same choices in every run: they are not orders); nothing before it reads a derived column. Made
+    current once here, each run's step 2 finds them current instead of recomputing 10,000 provinces' cells
+    and recording each as a change; every Result is the same.
+    """
+    draft = Draft(state)
+    spend_tech_points(Turn(draft, settings, Dice(settings.seed, settings.turn), settings.turn))
+    stats = province_stats(state.frame("Provinces"), draft.frame("Clans"), state.frame("Buildings"), settings)
+    current = Draft(state)
+    for column in DERIVED_COLUMNS:
+        current.set_column("Provinces", column, stats[column], CAUSE)
+    return current.finish()
+
+
 def _only(state: GameState, pending: list[Hashable], keep: set[Hashable]) -> GameState:
     """The state with every other Pending order of the turn set aside (as if never given)."""
     draft = Draft(state)
     for key in pending:
         if key not in keep:
             draft.set("Orders", key, "Status", OrderStatus.SUPERSEDED.value, CAUSE)
+    return draft.finish()
+
+
+def _put_back(nobody: GameState, keys: list[Hashable]) -> GameState:
+    """The state with only these Pending orders (`nobody` has every one set aside): the same frames `_only`
+    gives, for a clan's few cells instead of every other clan's."""
+    draft = Draft(nobody)
+    for key in keys:
+        draft.set("Orders", key, "Status", OrderStatus.PENDING.value, CAUSE)
     return draft.finish()
 
 
