@@ -66,7 +66,7 @@ def explain(source: str, key: str, turn: int | None, as_json: bool, table_format
     from sheets_engine.history import read_history
 
     table_format = one_format(as_lines, as_json, table_format)
-    with progress(f"Reading the History of '{key}'", quiet=as_json or as_lines):
+    with progress("Reading History", quiet=as_json or as_lines):  # no KEY in it: rich would read its [markup]
         rows = read_history(common.store_for(source), turn=turn)
         found = about(rows, key)
         close = suggest(rows, key) if not found else None
