@@ -8,7 +8,8 @@ from sheets_engine.cli import common
 from sheets_engine.cli.common import EXIT_OK, print_history
 from sheets_engine.cli.group import cli
 from sheets_engine.core.names import match, plural
-from sheets_engine.output import emit_json, json_option, payload, print_text, table_format_option
+from sheets_engine.output import emit_json, json_option, nl_option, one_format, payload, print_text, table_format_option
+from sheets_engine.progress import progress
 
 
 @cli.command()
@@ -19,6 +20,7 @@ from sheets_engine.output import emit_json, json_option, payload, print_text, ta
 @click.option("--cause", help="Only changes whose cause contains these words (any case).")
 @json_option("Print one JSON object whose `rows` are the History rows.")
 @table_format_option
+@nl_option
 def history(
     source: str,
     turn: int | None,
@@ -27,6 +29,7 @@ def history(
     cause: str | None,
     as_json: bool,
     table_format: str | None,
+    as_lines: bool,
 ) -> None:
     """Print the changelog (the History tab): every change, its old and new value and cause.
 
@@ -34,7 +37,9 @@ def history(
     """
     from sheets_engine.history import read_history
 
-    rows = read_history(common.store_for(source), turn=turn, tab=tab, key=key, cause=cause)
+    table_format = one_format(as_lines, as_json, table_format)
+    with progress("Reading History", quiet=as_json or as_lines):
+        rows = read_history(common.store_for(source), turn=turn, tab=tab, key=key, cause=cause)
     if as_json:
         emit_json(payload("ok", EXIT_OK, count=len(rows), rows=rows))
         return
@@ -47,7 +52,8 @@ def history(
 @click.option("--turn", type=int, help="Only this turn's changes.")
 @json_option("Print one JSON object whose `rows` are the History rows, each with `About`.")
 @table_format_option
-def explain(source: str, key: str, turn: int | None, as_json: bool, table_format: str | None) -> None:
+@nl_option
+def explain(source: str, key: str, turn: int | None, as_json: bool, table_format: str | None, as_lines: bool) -> None:
     """Why did it change? Every change to one province, army, character or clan, with its cause and dice.
 
     KEY is a name as the sheet spells it (any case). Lists the History rows of KEY's own row, those
@@ -60,10 +66,12 @@ def explain(source: str, key: str, turn: int | None, as_json: bool, table_format
     from sheets_engine.audit import suggest
     from sheets_engine.history import read_history
 
-    rows = read_history(common.store_for(source), turn=turn)
-    found = about(rows, key)
-    key = match(key, (row.get("Key") for row in rows)) or key.strip()  # as the sheet spells it
-    close = suggest(rows, key) if not found else None
+    table_format = one_format(as_lines, as_json, table_format)
+    with progress("Reading History", quiet=as_json or as_lines):  # no KEY in it: rich would read its [markup]
+        rows = read_history(common.store_for(source), turn=turn)
+        found = about(rows, key)
+        key = match(key, (row.get("Key") for row in rows)) or key.strip()  # as the sheet spells it
+        close = suggest(rows, key) if not found else None
     if as_json:
         rows_about = [{**e.row, "About": e.about} for e in found]
         emit_json(payload("ok", EXIT_OK, key=key, count=len(found), rows=rows_about, did_you_mean=close))
@@ -72,5 +80,8 @@ def explain(source: str, key: str, turn: int | None, as_json: bool, table_format
         hint = f" (did you mean '{close}'?)" if close else ""
         when = f" in turn {turn}" if turn is not None else ""
         print_text(f"History records no change to '{key}'{when}{hint}.")
+        return
+    if table_format == "nl":  # each row as --json's `rows` holds it, with About
+        print_history([{**e.row, "About": e.about} for e in found], "", "nl")
         return
     print_history([dict(e.row) for e in found], f"{key}: {plural(len(found), 'change')}", table_format)

@@ -27,6 +27,8 @@ from sheets_engine.core.names import plural
 from sheets_engine.output import (
     emit_json,
     json_option,
+    nl_option,
+    one_format,
     payload,
     print_table,
     print_text,
@@ -34,6 +36,7 @@ from sheets_engine.output import (
     table_format_option,
     visible,
 )
+from sheets_engine.progress import progress
 
 
 def ruleset_options(command: Any) -> Any:
@@ -157,8 +160,16 @@ def recalc(source: str, dry_run: bool, overwrite_formulas: bool, as_json: bool) 
     help="Run as if at TIME (YYYY-MM-DD HH:MM[:SS], in the campaign's time_zone unless it ends in +HH:MM or Z).",
 )
 @click.option("--overwrite-formulas", is_flag=True, help=OVERWRITE_HELP)
+@nl_option
 def resolve(
-    source: str, dry_run: bool, as_json: bool, force: bool, empty: bool, at: str | None, overwrite_formulas: bool
+    source: str,
+    dry_run: bool,
+    as_json: bool,
+    force: bool,
+    empty: bool,
+    at: str | None,
+    overwrite_formulas: bool,
+    as_lines: bool,
 ) -> None:
     """Resolve the Game tab's turn: every order, in the rules' fixed sequence, in one write.
 
@@ -172,6 +183,7 @@ def resolve(
     from sheets_engine import app
     from sheets_engine.core.turn import EmptyTurn
 
+    table_format = dry_run_format(as_lines, as_json, dry_run)
     now = common.moment(at) if at else None
     store = common.store_for(source)
     try:
@@ -185,11 +197,11 @@ def resolve(
                 forms=forms_client_of(store),
                 empty=empty,
             ),
-            as_json,
+            as_json or as_lines,
         )
     except EmptyTurn as error:
         raise BadInput(str(error)) from None
-    print_resolution(report, as_json)
+    print_resolution(report, as_json, table_format)
 
 
 def forms_client_of(store: Any) -> Any:
@@ -226,10 +238,22 @@ def resolution_payload(report: Any, **extra: Any) -> dict[str, Any]:
     return payload(status, EXIT_OK, **(summary | written), headline=report.headline)
 
 
-def print_resolution(report: Any, as_json: bool) -> None:
+def dry_run_format(as_lines: bool, as_json: bool, dry_run: bool) -> str | None:
+    """'nl' for --nl (a dry run's rows, one JSON object a line); --nl without --dry-run, or beside --json, is
+    a usage error."""
+    table_format = one_format(as_lines, as_json)
+    if as_lines and not dry_run:
+        raise click.UsageError("--nl prints the rows of a dry run: add --dry-run")
+    return table_format
+
+
+def print_resolution(report: Any, as_json: bool, table_format: str | None = None) -> None:
     summary = dict(report.summary)
     if as_json:
         emit_json(resolution_payload(report))
+        return
+    if table_format == "nl":  # the History rows the run would add, and nothing else
+        print_changes(report, "", "nl")
         return
     if report.status is RunStatus.NOTHING:
         print_text(report.headline)
@@ -255,7 +279,8 @@ def print_resolution(report: Any, as_json: bool) -> None:
 )
 @click.option("--dry-run", is_flag=True, help="Print every cell that would be restored and write nothing.")
 @json_option()
-def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
+@nl_option
+def rollback(source: str, turn: int, dry_run: bool, as_json: bool, as_lines: bool) -> None:
     """Put the campaign back as it was before turn N resolved, from History's old values.
 
     Turn N and every later turn are undone, newest first: Game turn becomes N and
@@ -268,8 +293,10 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
     from sheets_engine import app
     from sheets_engine.core.history import HistoryError
 
+    table_format = dry_run_format(as_lines, as_json, dry_run)
     try:
-        report = app.rollback(common.store_for(source), turn, dry_run=dry_run)
+        with progress(f"Rolling back to before turn {turn}", quiet=as_json or as_lines):
+            report = app.rollback(common.store_for(source), turn, dry_run=dry_run)
     except HistoryError as error:
         raise BadInput(f"cannot roll back to before turn {turn}: {error}") from error
     summary = dict(report.summary)
@@ -277,6 +304,9 @@ def rollback(source: str, turn: int, dry_run: bool, as_json: bool) -> None:
     if as_json:
         fields = {snake(k): v for k, v in summary.items()} | counts(report)
         emit_json(payload("ok", EXIT_OK, **fields, edited=edited))
+        return
+    if table_format == "nl":  # the History rows the rollback would add, and nothing else
+        print_changes(report, "", "nl")
         return
     if dry_run:
         print_changes(report, f"{plural(len(report.changes), 'cell')} would be restored (dry run: nothing written)")

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from sheets_engine.output import print_table
+from sheets_engine.output import print_records, print_table
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_CONFLICT = 3  # a GM edited cells the run was about to overwrite; nothing was written
@@ -68,15 +68,21 @@ def print_problems(problems: list[Any], table_format: str | None = None) -> None
     print_table(PROBLEM_COLUMNS, (problem_row(p) for p in problems), title, table_format)
 
 
-def print_changes(report: Any, title: str) -> None:
-    """A run's History rows as the changes it made (or would make)."""
-    print_table(CHANGE_COLUMNS, ([row[c] for c in CHANGE_COLUMNS] for row in report.history), title)
+def print_changes(report: Any, title: str, table_format: str | None = None) -> None:
+    """A run's History rows as the changes it made (or would make); with 'nl' each History row whole."""
+    if table_format == "nl":
+        print_records(report.history)
+        return
+    print_table(CHANGE_COLUMNS, ([row[c] for c in CHANGE_COLUMNS] for row in report.history), title, table_format)
 
 
 def print_history(rows: list[dict[str, Any]], title: str, table_format: str | None = None) -> None:
-    """History rows as `history` and `explain` show them."""
+    """History rows as `history` and `explain` show them; with 'nl' each row whole, as --json's `rows` holds it."""
     from sheets_engine.core.history import PRINTED
 
+    if table_format == "nl":
+        print_records(rows)
+        return
     print_table(PRINTED, ([row.get(c) for c in PRINTED] for row in rows), title, table_format)
 
 

@@ -11,6 +11,7 @@ from sheets_engine.cli.common import EXIT_OK, BadInput
 from sheets_engine.cli.group import cli
 from sheets_engine.core.names import plural
 from sheets_engine.output import emit_json, json_option, payload, print_text, snake
+from sheets_engine.progress import progress
 
 
 @cli.command()
@@ -28,7 +29,8 @@ def check(source: str, as_json: bool) -> None:
     """
     from sheets_engine import app
 
-    report = app.check(common.store_for(source))
+    with progress("Checking the pending orders", quiet=as_json):
+        report = app.check(common.store_for(source))
     summary = dict(report.summary)
     if as_json:
         fields = {snake(k): v for k, v in summary.items()}

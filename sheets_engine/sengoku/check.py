@@ -11,6 +11,9 @@ then resolves the turn on copies of the state, never written back:
 - an outcome that differs from the run with every clan's orders, or that the rules let another
   clan's order reach (sengoku.preview), depends on other clans' orders.
 
+What every run shares (step 1's tech choices and step 2, which read no order) is played once before the
+runs, which skip it.
+
 Each Pending order's Result becomes "Check: ..." (its Status stays Pending); `resolve` later writes
 the real Result over it. Only Orders cells are written, each with its History row.
 """
@@ -19,15 +22,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sheets_engine.core.dice import Dice, Roll
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.tables import Draft, GameState
-from sheets_engine.sengoku.game import read_settings
+from sheets_engine.core.turn import Step, TurnPlan, resolve_turn
+from sheets_engine.sengoku.game import GameSettings, read_settings
 from sheets_engine.sengoku.orders import copy_responses, find, intake, parse_order_type
-from sheets_engine.sengoku.phases import resolve_turn
+from sheets_engine.sengoku.phases import PLAN, phase_list
 from sheets_engine.sengoku.preview import other_clans_may_change
 from sheets_engine.sengoku.schema import OrderStatus
 from sheets_engine.sengoku.turn import Turn
@@ -111,16 +115,18 @@ def judge(state: GameState, now: datetime) -> list[Verdict]:
             continue
         name = find(characters.index, str(orders.at[key, "Character"])) or ""
         by_clan.setdefault(str(characters.at[name, "Clan"]), []).append(key)
-    everyone = _outcomes(resolve_turn(state, now, force=True).state, pending)
+    current, plan = _played_once(state, settings)
+    everyone = _outcomes(resolve_turn(plan, current, now, force=True).state, pending)
+    nobody = _only(current, pending, set())  # every pending order set aside, once; each clan's put back below
     for clan, keys in by_clan.items():
-        alone = _only(state, pending, set(keys))
+        alone = _put_back(nobody, keys)
         runs = []
         for dice in (
             Dice(settings.seed, settings.turn),
             ExtremeDice(settings.seed, settings.turn),
             ExtremeDice(settings.seed, settings.turn, high=True),
         ):
-            outcome = resolve_turn(alone, now, force=True, dice=dice)
+            outcome = resolve_turn(plan, alone, now, force=True, dice=dice)
             runs.append((_outcomes(outcome.state, keys), [r.purpose for r in dice.rolls]))
             if not dice.rolls:  # no die was cast: other faces cannot change anything (and a check stays quick)
                 break
@@ -129,12 +135,53 @@ def judge(state: GameState, now: datetime) -> list[Verdict]:
     return [verdicts[k] for k in pending]
 
 
+# Step 1's tech choices and step 2 read no order and no cell intake writes (intake reads Orders, Characters,
+# Missions and the form; these read Tech Choices, Characters, Clans, Provinces and Buildings, and write only
+# the last three and Tech Choices), and roll no die: they come out the same in every run of the check.
+PLAYED_ONCE = frozenset(
+    {
+        (1, "tech choices"),
+        (2, "recalculate derived stats"),
+        (2, "stockpiles regenerate"),
+        (2, "knowledge from buildings"),
+    }
+)
+
+
+def _played_once(state: GameState, settings: GameSettings) -> tuple[GameState, TurnPlan[Turn]]:
+    """The state with the PLAYED_ONCE steps played, and the turn's plan without them (each run then starts
+    at intake and goes on at step 3): what every run shares is done once instead of once a run (10,000
+    provinces' stockpiles and derived cells, each recorded as a change). Every Result is the same. A step
+    that rolled a die would make the runs' dice differ: then nothing is played once."""
+    draft = Draft(state)
+    turn = Turn(draft, settings, Dice(settings.seed, settings.turn), settings.turn)
+    for step, name, phase in phase_list():
+        if (step, name) in PLAYED_ONCE:
+            phase(turn)
+    if turn.dice.rolls:
+        return state, PLAN
+
+    def rest() -> list[Step[Turn]]:
+        return [Step(name, phase) for step, name, phase in phase_list() if (step, name) not in PLAYED_ONCE]
+
+    return draft.finish(), replace(PLAN, steps=rest)
+
+
 def _only(state: GameState, pending: list[Hashable], keep: set[Hashable]) -> GameState:
     """The state with every other Pending order of the turn set aside (as if never given)."""
     draft = Draft(state)
     for key in pending:
         if key not in keep:
             draft.set("Orders", key, "Status", OrderStatus.SUPERSEDED.value, CAUSE)
+    return draft.finish()
+
+
+def _put_back(nobody: GameState, keys: list[Hashable]) -> GameState:
+    """The state with only these Pending orders (`nobody` has every one set aside): the same frames `_only`
+    gives, for a clan's few cells instead of every other clan's."""
+    draft = Draft(nobody)
+    for key in keys:
+        draft.set("Orders", key, "Status", OrderStatus.PENDING.value, CAUSE)
     return draft.finish()
 
 
