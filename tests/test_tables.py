@@ -68,7 +68,7 @@ def test_a_history_longer_than_a_page_is_streamed_with_the_same_rows_as_json(
     result = invoke("history", str(resolved), "--turn", "1")
     assert result.exit_code == 0, result.output
     title, header, lines = streamed(result.stdout)
-    assert title == f"History: {len(rows)} change(s)"
+    assert title == f"History: {len(rows)} changes"
     assert header == list(PRINTED)
     assert lines == [[as_text(row.get(c)) for c in PRINTED] for row in rows]
     assert "┏" not in result.stdout  # plain text, not rich's box
@@ -201,4 +201,4 @@ def test_check_prints_nothing_on_stderr_when_it_is_a_pipe(tmp_path: Path) -> Non
     assert invoke("init", str(path), "--demo").exit_code == 0
     done = subprocess.run([SCRIPT, "check", str(path)], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr) == (0, "")
-    assert "order(s) checked" in done.stdout
+    assert "21 orders checked" in done.stdout
