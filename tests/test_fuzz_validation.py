@@ -35,9 +35,7 @@ import json
 import math
 import os
 import re
-import shutil
 import subprocess
-import sys
 import warnings
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
@@ -59,7 +57,7 @@ from sheets_engine.sengoku.game import GameSettings
 from sheets_engine.sengoku.schema import OrderType
 from sheets_engine.stores.base import StoreError
 from sheets_engine.stores.memory import MemoryStore
-from tests.support import RULESET, examples, tabs
+from tests.support import RULESET, examples, run_main, tabs
 
 # Hypothesis reports a failing example through libcst, which warns on import where mypy_extensions is
 # installed; with warnings as errors the report itself would crash. Import it quietly up front.
@@ -885,7 +883,6 @@ def test_a_samurai_count_in_other_digits_is_rejected(detail: str) -> None:
 
 # The real command on a real workbook ---------------------------------------------------------------
 
-SCRIPT = shutil.which("sheets-engine", path=str(Path(sys.executable).parent)) or shutil.which("sheets-engine")
 # (tab, sheet row, column, value put there) in the demo workbook: one of each kind of bad input
 SPOILS = [
     ("Clans", 2, "Treasury", "lots"),  # text in a count
@@ -916,9 +913,8 @@ def _spoil_workbook(path: Path) -> None:
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    assert SCRIPT, "the sheets-engine console script is not installed (pip install -e .)"
-    env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run([SCRIPT, *args], capture_output=True, text=True, env=env, timeout=120, check=False)
+    """The command through the console script's main(), in this process (tests.support.run_main)."""
+    return run_main(*args, env={"COLUMNS": "200"})
 
 
 @pytest.fixture(scope="module")
