@@ -14,8 +14,6 @@ from click.testing import CliRunner
 from sheets_engine.cli import cli as main
 from tests.support import run_main
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     """The worktree's own CLI (not the `sheets-engine` script on PATH), in this process (tests.support.run_main)."""
