@@ -6,6 +6,7 @@ Against a local stand-in of Discord's webhook endpoint (tests/standin/discord.py
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 from pathlib import Path
 from typing import Any
@@ -23,12 +24,20 @@ from tests.standin.discord import FakeDiscord, write_webhooks
 CLANS = ("Oda", "Takeda", "Uesugi", "Mori", "Imagawa")
 
 
-@pytest.fixture
-def campaign(tmp_path: Path) -> Path:
-    """The demo after turn 1: 15 Notifications rows for public, gm and four clans."""
-    path = tmp_path / "demo.xlsx"
+@pytest.fixture(scope="module")
+def resolved_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo after turn 1, resolved once for the module (tests take a copy)."""
+    path = tmp_path_factory.mktemp("notify") / "demo.xlsx"
     app.init(str(path), demo=True)
     app.resolve(str(path))
+    return path
+
+
+@pytest.fixture
+def campaign(resolved_demo: Path, tmp_path: Path) -> Path:
+    """The demo after turn 1: 15 Notifications rows for public, gm and four clans (each test its own copy)."""
+    path = tmp_path / "demo.xlsx"
+    shutil.copy(resolved_demo, path)
     return path
 
 
