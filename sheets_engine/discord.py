@@ -83,7 +83,7 @@ class WebhookClient:
             params["thread_id"] = thread_id
         elif thread_name:
             body["thread_name"] = thread_name
-        webhook = _webhook_id(url)
+        webhook = webhook_id(url)
         waited = 0.0
         for _ in range(self.attempts):
             pause = self._ready.get(webhook, 0.0) - self.clock()
@@ -129,7 +129,7 @@ class WebhookClient:
             pass  # a header that is no number is no guidance: the 429s, if any, still are
 
 
-def _webhook_id(url: str) -> str:
+def webhook_id(url: str) -> str:
     """The webhook's id in its URL (.../webhooks/ID/TOKEN): its rate limits are its own."""
     parts = [p for p in url.split("?")[0].split("/") if p]
     return parts[-2] if len(parts) >= 2 else url

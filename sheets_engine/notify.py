@@ -4,14 +4,20 @@ The engine writes Notifications rows (Turn, Audience, Channel, Message); `sheets
 posts every row not yet delivered to the webhook its audience is mapped to, and records delivery in
 the engine-owned `Delivered` column.
 
-Exactly once, across crashes, one row at a time: a row is claimed in the sheet (`Delivered` =
-`sending RUN TIME`, a guarded write), posted, and recorded (`Delivered` = the UTC time and the
-Discord message ids) in the same write that claims the next row. So after a crash at most the row
-that was being posted is `sending ...`: later runs deliver every other row, and never post a
-`sending` row again on their own (it may have reached Discord); they list it as unconfirmed, for a
-GM to look at the channel and either clear the cell (posted again next run) or run
-`notify --resend-unconfirmed`. A post whose answer is lost (a timeout, a dropped connection, a 5xx)
-leaves its row unconfirmed the same way; a post Discord refused is given back (blank) for the next run.
+Rows go out together: the rows of one turn bound for the same webhook make one Discord message (for
+each channel its heading, the turn and the channel, then each row's message on a line of its own), up
+to Discord's 2,000 characters; a row longer than that is a message of its own, in pieces.
+
+Exactly once, across crashes, a few messages at a time: the rows of up to IN_FLIGHT messages, each to
+a different webhook, are claimed in the sheet (`Delivered` = `sending RUN TIME`, one guarded write),
+those messages are posted at once (side by side: each webhook has rate limits of its own), and their
+rows are recorded (`Delivered` = the UTC time and the Discord message ids) in the same write that
+claims the next messages. So after a crash at most the messages that were being posted are `sending
+...`: later runs deliver every other row, and never post a `sending` row again on their own (it may
+have reached Discord); they list it as unconfirmed, for a GM to look at the channel and either clear
+the cell (posted again next run) or run `notify --resend-unconfirmed`. A post whose answer is lost (a
+timeout, a dropped connection, a 5xx) leaves its rows unconfirmed the same way; a post Discord refused
+is given back (blank) for the next run.
 
 The webhooks file (TOML) maps audiences to webhooks: `public`, `gm`, `clan:NAME`, `character:NAME`,
 optionally narrowed to one channel as `AUDIENCE/CHANNEL` (e.g. `"public/graveyard"`); a value is the
@@ -26,7 +32,8 @@ from __future__ import annotations
 
 import tomllib
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,13 +44,26 @@ from sheets_engine.app import Run
 from sheets_engine.core.grid import CellEdit
 from sheets_engine.core.load import norm
 from sheets_engine.core.ruleset import Outcome
-from sheets_engine.discord import DeliveryUncertain, Target, WebhookClient, WebhookFailed, WebhookGone, split_message
+from sheets_engine.discord import (
+    CONTENT_LIMIT,
+    DeliveryUncertain,
+    Target,
+    WebhookClient,
+    WebhookFailed,
+    WebhookGone,
+    split_message,
+    webhook_id,
+)
 from sheets_engine.stores.base import RawTab, Store, StoreError
 
 TAB = "Notifications"
 DELIVERED = "Delivered"
 COLUMNS = ("Turn", "Audience", "Channel", "Message")
 SENDING = "sending"
+# Messages claimed by one guarded write and posted at once, each to a different webhook: what a crash
+# can leave unconfirmed. Small, so that a GM has few channels to look at; eight cut a 10,000-province
+# turn's writes (one per message before) by as much again as putting rows together does.
+IN_FLIGHT = 8
 
 
 class WebhooksFileError(StoreError):
@@ -237,50 +257,148 @@ def deliver(
         due.append((row, target))
     if work.dry_run or not due:
         report.posted = [r.row for r, _ in due] if work.dry_run else []
-        # the messages a run would post: a long row is split as _post_each splits it
-        report.messages = sum(len(split_message(content(r))) for r, _ in due) if work.dry_run else 0
+        # the messages a run would post: a webhook's rows combined, a long one split as a run splits it
+        report.messages = sum(len(split_message(m.text)) for m in messages(due)) if work.dry_run else 0
         return report
-    _post_each(work, tab, columns[DELIVERED], due, client, report)
+    _post_batches(work, tab, columns[DELIVERED], messages(due), client, report)
+    report.posted.sort()
+    report.unconfirmed.sort()
     return report
 
 
-def _post_each(
-    work: Run, tab: RawTab, column: int, due: list[tuple[Row, Target]], client: WebhookClient, report: NotifyReport
+@dataclass
+class Message:
+    """One Discord message (in pieces if it is longer than Discord's limit): rows for one target, of one
+    turn, under a heading for each of their channels, in their order."""
+
+    target: Target
+    rows: list[Row]
+    sections: dict[str, list[str]]  # each channel's heading (the turn and channel) -> its rows' messages
+    length: int  # of the text
+
+    @classmethod
+    def of(cls, target: Target, row: Row) -> Message:
+        """A message holding this row."""
+        heading, text = content(row).split("\n", 1)
+        return cls(target, [row], {heading: [text]}, len(heading) + 1 + len(text))
+
+    def join(self, row: Row) -> bool:
+        """Add this row (of the message's target and turn) if the message stays within Discord's limit."""
+        heading, text = content(row).split("\n", 1)
+        lines = self.sections.get(heading)
+        grown = self.length + 1 + len(text) + (0 if lines is not None else len(heading) + 1)
+        if grown > CONTENT_LIMIT:
+            return False
+        self.sections.setdefault(heading, []).append(text)
+        self.rows.append(row)
+        self.length = grown
+        return True
+
+    @property
+    def text(self) -> str:
+        """What Discord shows: each channel's heading, then its rows' messages a line each."""
+        return "\n".join(heading + "\n" + "\n".join(lines) for heading, lines in self.sections.items())
+
+    @property
+    def thread_name(self) -> str | None:
+        """The forum thread it starts (the target's thread_name with its turn), if any."""
+        name = self.target.thread_name
+        return name.replace("{turn}", str(self.rows[0].turn or "")) if name else None
+
+
+def messages(due: list[tuple[Row, Target]]) -> list[Message]:
+    """The rows as Discord messages: a row joins the last message of its target and turn while the whole
+    stays within Discord's 2,000 characters (a row longer than that is a message of its own)."""
+    out: list[Message] = []
+    last: dict[tuple[Target, str], Message] = {}
+    for row, target in due:
+        key = (target, str(row.turn))
+        joined = last.get(key)
+        if joined is None or not joined.join(row):
+            last[key] = Message.of(target, row)
+            out.append(last[key])
+    return out
+
+
+def _batches(pending: list[Message], skip: Callable[[Message], bool]) -> Iterator[list[Message]]:
+    """The messages in batches of at most IN_FLIGHT, no two to one webhook (its rate limit and its order
+    are its own), each webhook's in their order; the webhooks with the most left go first (the fewest
+    batches in all). `skip` (asked before each batch) drops a webhook's messages once it failed."""
+    queues: dict[str, list[Message]] = {}
+    for message in pending:
+        queues.setdefault(webhook_id(message.target.url), []).append(message)
+    for queue in queues.values():
+        queue.reverse()  # popped from the end
+    while True:
+        for hook, queue in list(queues.items()):
+            queue[:] = [m for m in queue if not skip(m)]
+            if not queue:
+                del queues[hook]
+        if not queues:
+            return
+        chosen = sorted(queues, key=lambda hook: -len(queues[hook]))[:IN_FLIGHT]
+        yield [queues[hook].pop() for hook in chosen]
+
+
+def _post_batches(
+    work: Run, tab: RawTab, column: int, pending: list[Message], client: WebhookClient, report: NotifyReport
 ) -> None:
-    """Claim, post and record each row in turn, the record of one row in the write claiming the next;
-    a gone or failing webhook is skipped for the rest of the run (its rows left as they were)."""
+    """Claim a batch of messages' rows, post the batch at once, and record it in the write claiming the
+    next batch; a gone or failing webhook is skipped for the rest of the run (its rows left as they were)."""
     moment = work.moment.astimezone(UTC)
     claim = f"{SENDING} {uuid.uuid4().hex[:12]} {moment:%Y-%m-%d %H:%M:%S} UTC"
-    settled: dict[int, tuple[str, str]] = {}  # the last row's outcome, written with the next claim
-    for row, target in due:
-        if target.label in report.gone or target.label in report.failed:
-            continue
-        work.commit(_marks(tab, column, {**settled, row.row: (row.delivered, claim)}))
-        settled = {}
-        ids: list[str] = []
-        try:
-            thread = target.thread_id
-            name = target.thread_name.replace("{turn}", str(row.turn or "")) if target.thread_name else None
-            for piece in split_message(content(row)):
-                posted = client.post(target.url, piece, target.label, thread_id=thread, thread_name=name)
-                ids.append(posted.id)
-                report.messages += 1
-                if name and not thread:  # the thread its first piece started: the rest go into it
-                    thread, name = posted.channel_id, None
-        except (WebhookGone, WebhookFailed, DeliveryUncertain) as error:
-            if isinstance(error, WebhookGone):
-                report.gone.append(target.label)
+    settled: dict[int, tuple[str, str]] = {}  # the last batch's outcome, written with the next claim
+
+    def skip(message: Message) -> bool:
+        return message.target.label in report.gone or message.target.label in report.failed
+
+    with ThreadPoolExecutor(max_workers=IN_FLIGHT) as pool:
+        for batch in _batches(pending, skip):
+            claims = {row.row: (row.delivered, claim) for message in batch for row in message.rows}
+            work.commit(_marks(tab, column, {**settled, **claims}))
+            settled = {}
+            if len(batch) == 1:
+                outcomes = [_send(client, batch[0])]
             else:
-                report.failed[target.label] = str(error)
-            if ids or isinstance(error, DeliveryUncertain):  # some of it may be in the channel: unconfirmed
-                report.unconfirmed.append(row.row)
-            else:
-                settled = {row.row: (claim, "")}  # refused: given back for the next run
-            continue
-        settled = {row.row: (claim, f"{moment:%Y-%m-%d %H:%M:%S} UTC: " + " ".join(ids))}
-        report.posted.append(row.row)
+                futures = [pool.submit(_send, client, message) for message in batch]
+                for future in futures:
+                    future.exception()  # every post answered (or given up) before any is recorded
+                outcomes = [future.result() for future in futures]
+            for message, (ids, error) in zip(batch, outcomes, strict=True):
+                report.messages += len(ids)
+                rows = [r.row for r in message.rows]
+                if error is None:
+                    done = f"{moment:%Y-%m-%d %H:%M:%S} UTC: " + " ".join(ids)
+                    settled.update({row: (claim, done) for row in rows})
+                    report.posted += rows
+                    continue
+                if isinstance(error, WebhookGone):
+                    report.gone.append(message.target.label)
+                else:
+                    report.failed[message.target.label] = str(error)
+                if ids or isinstance(error, DeliveryUncertain):  # some of it may be in the channel: unconfirmed
+                    report.unconfirmed += rows
+                else:
+                    settled.update({row: (claim, "") for row in rows})  # refused: given back for the next run
     if settled:
         work.commit(_marks(tab, column, settled))
+
+
+def _send(client: WebhookClient, message: Message) -> tuple[list[str], Exception | None]:
+    """Post one message, piece by piece (a long one's later pieces into the thread its first started):
+    the ids Discord gave, and why it stopped, if it did."""
+    target = message.target
+    thread, name = target.thread_id, message.thread_name
+    ids: list[str] = []
+    try:
+        for piece in split_message(message.text):
+            posted = client.post(target.url, piece, target.label, thread_id=thread, thread_name=name)
+            ids.append(posted.id)
+            if name and not thread:  # the thread its first piece started: the rest go into it
+                thread, name = posted.channel_id, None
+    except (WebhookGone, WebhookFailed, DeliveryUncertain) as error:
+        return ids, error
+    return ids, None
 
 
 def _marks(tab: RawTab, column: int, cells: dict[int, tuple[str, str]]) -> Outcome:

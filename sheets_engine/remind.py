@@ -7,9 +7,9 @@ turn's deadline is less than HOURS away (and not yet past), it posts to each cla
 order for the current turn (who they are is the ruleset's: its record's `reminders`), once per
 turn: the Game key `reminded_turn` and one Notifications row per clan are written first (one
 guarded write, with its History row), then those rows are delivered as `notify` delivers every row
-(`notify.deliver`, in the same unit of work): each claimed, posted and recorded in turn, so after a
-crash at most the clan being posted to is unconfirmed, and the others' reminders go out with the
-next `notify` (or are there already).
+(`notify.deliver`, in the same unit of work): claimed, posted and recorded a batch of webhooks at a
+time (notify.IN_FLIGHT), so after a crash at most the clans being posted to are unconfirmed, and the
+others' reminders go out with the next `notify` (or are there already).
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def _deliver(
     report: RemindReport,
 ) -> None:
     """Post the reminder rows just written (clan -> its text), as notify posts any row: claimed, posted
-    and recorded in turn. Each clan is reminded, or unconfirmed (its post's answer was lost), or failed."""
+    and recorded a batch at a time. Each clan is reminded, or unconfirmed (its post's answer was lost), or failed."""
     wanted = {(audience[clan].casefold(), text): clan for clan, text in texts.items()}
     clan_of: dict[int, str] = {}
 

@@ -25,6 +25,7 @@ from sheets_engine.art_of_war.tournament import (
 from sheets_engine.cli import cli
 from sheets_engine.core.dice import Dice
 from tests.aow import texts, world
+from tests.support import examples
 
 GROUNDS = default_grounds()
 
@@ -37,7 +38,7 @@ def _sound(w: World) -> None:
     assert w.at == {p.hex: p.id for p in standing}
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(
     seed=st.text(min_size=1, max_size=10),
     houses=st.integers(2, 6),

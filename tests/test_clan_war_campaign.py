@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,14 +12,12 @@ import openpyxl
 from click.testing import CliRunner
 
 from sheets_engine.cli import cli as main
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import run_main
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """The worktree's own CLI (not the `sheets-engine` script on PATH)."""
-    return subprocess.run([sys.executable, "-m", "sheets_engine", *args], capture_output=True, text=True, cwd=ROOT,
-                          check=False)  # fmt: skip
+    """The worktree's own CLI (not the `sheets-engine` script on PATH), in this process (tests.support.run_main)."""
+    return run_main(*args)
 
 
 def cells(path: Path, skip: tuple[str, ...] = ()) -> dict[str, list[list[Any]]]:

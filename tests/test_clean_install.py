@@ -29,6 +29,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SKIP = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", ".venv", "*.xlsx", ".*_cache")
 
 
+def clean_env() -> dict[str, str]:
+    """The environment of the venv's processes: nothing from outside it on their path, and Python caching
+    the bytecode it compiles (as on a server). Where the suite runs with PYTHONDONTWRITEBYTECODE, each
+    process would otherwise compile pandas, numpy and matplotlib again from source: some 5 s of CPU a
+    process (the wheel is installed --no-compile, below), most of this file's time."""
+    drop = ("PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE")
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The `sheets-engine` script of a fresh venv holding only the built wheel."""
@@ -52,8 +61,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _run(command: list[str], cwd: Path | None = None) -> None:
     """A set-up step, its output shown when it fails (pip says which package it could not install)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(command, cwd=cwd, env=clean_env(), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"{' '.join(command)}\n{done.stdout}{done.stderr}"
 
 
@@ -66,8 +74,8 @@ def empty(tmp_path: Path) -> Path:
 
 def run(script: Path, folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The installed command, from a folder with nothing in it, with no path to the checkout."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    return subprocess.run([str(script), *args], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+    command = [str(script), *args]
+    return subprocess.run(command, cwd=folder, env=clean_env(), capture_output=True, text=True, timeout=300)
 
 
 def test_the_wheel_carries_every_template_and_no_test_stand_in(installed: Path) -> None:
@@ -88,6 +96,7 @@ def test_the_installed_command_runs_from_the_installed_package(installed: Path, 
     where = subprocess.run(
         [str(python), "-c", "import sheets_engine; print(sheets_engine.__file__)"],
         cwd=empty,
+        env=clean_env(),
         capture_output=True,
         text=True,
         check=True,
@@ -106,13 +115,16 @@ def test_the_venv_holds_only_the_wheel_and_what_it_declares(installed: Path, emp
         "        importlib.import_module(name)\n"
         "print(' '.join(names))\n"
     )
-    imported = subprocess.run([str(python), "-c", listing], cwd=empty, capture_output=True, text=True, timeout=300)
+    imported = subprocess.run(
+        [str(python), "-c", listing], cwd=empty, env=clean_env(), capture_output=True, text=True, timeout=300
+    )
     assert imported.returncode == 0, imported.stderr
     checkout = [m.name for m in pkgutil.walk_packages(sheets_engine.__path__, "sheets_engine.")]
     assert sorted(imported.stdout.split()) == sorted(checkout)  # every module of the checkout was imported
     shared = subprocess.run(
         [str(python), "-c", "import sys; print(sys.prefix != sys.base_prefix); import pytest"],
         cwd=empty,
+        env=clean_env(),
         capture_output=True,
         text=True,
     )

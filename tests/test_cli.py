@@ -26,6 +26,7 @@ from sheets_engine.cli import cli, main
 from sheets_engine.sengoku.derived import province_stats
 from sheets_engine.sengoku.game import read_settings
 from sheets_engine.sengoku.schema import DERIVED_COLUMNS
+from tests.support import run_main
 
 WIDE = {"COLUMNS": "200"}  # rich tables are as wide as the terminal; keep cells unwrapped
 ISE = 4  # Ise's sheet row in the demo Provinces tab
@@ -36,8 +37,13 @@ def invoke(*args: str) -> Result:
     return CliRunner().invoke(cli, list(args), env=WIDE)
 
 
+def in_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """The console script's main() in this process: what it says and its exit code (tests.support.run_main)."""
+    return run_main(*args, env=WIDE)
+
+
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    """The installed console script, as a GM's shell or cron runs it."""
+    """The installed console script, as a GM's shell or cron runs it (the tests named "as a real command")."""
     assert SCRIPT, "the sheets-engine console script is not installed (pip install -e .)"
     env = {**os.environ, **WIDE}
     return subprocess.run([SCRIPT, *args], capture_output=True, text=True, env=env, timeout=120, check=False)
@@ -112,14 +118,14 @@ def test_init_demo_then_validate_exits_0_as_a_real_command(tmp_path: Path) -> No
 def test_init_refuses_an_unknown_ruleset_and_another_rulesets_options(tmp_path: Path) -> None:
     """A typo in --ruleset names the known ones; --houses on a Sengoku campaign is refused; nothing is created."""
     path = tmp_path / "x.xlsx"
-    unknown = run("init", str(path), "--ruleset", "sengoku-jidai")
+    unknown = in_process("init", str(path), "--ruleset", "sengoku-jidai")
     assert unknown.returncode == 2
     assert "unknown ruleset 'sengoku-jidai' (known: " in unknown.stderr
-    foreign = run("init", str(path), "--houses", "4", "--seed", "plum rain")
+    foreign = in_process("init", str(path), "--houses", "4", "--seed", "plum rain")
     assert foreign.returncode == 2
     assert "--houses, --seed: not an option of the Sengoku Jidai ruleset" in foreign.stderr
     assert not path.exists()
-    named = run("init", str(path), "--ruleset", "Sengoku", "--demo")
+    named = in_process("init", str(path), "--ruleset", "Sengoku", "--demo")
     assert named.returncode == 0, named.stderr
 
 
@@ -175,7 +181,7 @@ def test_validate_exits_0_when_there_are_only_warnings(workbook: Path) -> None:
 def test_recalc_of_an_invalid_campaign_exits_2_and_writes_nothing(workbook: Path) -> None:
     set_cell(workbook, "Provinces", ISE, "Type", "Castle")
     before = workbook.read_bytes()
-    result = run("recalc", str(workbook))
+    result = in_process("recalc", str(workbook))
     assert result.returncode == 2
     assert result.stderr.strip().startswith("Error:")
     assert "Traceback" not in result.stderr
@@ -187,7 +193,7 @@ def test_init_refuses_to_overwrite_without_force(workbook: Path) -> None:
     before = workbook.read_bytes()
     assert invoke("init", str(workbook), "--demo").exit_code != 0
     assert workbook.read_bytes() == before
-    result = run("init", str(workbook), "--demo")
+    result = in_process("init", str(workbook), "--demo")
     assert result.returncode == 2
     assert result.stderr.startswith("Error:") and "--force" in result.stderr
     assert workbook.read_bytes() == before
@@ -330,7 +336,7 @@ def test_help_of_every_command_exits_0_and_has_an_example(command: list[str]) ->
 )
 def test_a_path_that_does_not_exist_exits_2_with_one_error_line(tmp_path: Path, args: list[str]) -> None:
     command, path, *rest = args
-    result = run(command, str(tmp_path / path), *rest)
+    result = in_process(command, str(tmp_path / path), *rest)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
     lines = result.stderr.strip().splitlines()

@@ -16,7 +16,7 @@ from sheets_engine.core import load
 from sheets_engine.core.cells import FAST_TWINS, MAX_COUNT
 from sheets_engine.sengoku.schema import ProvinceRow
 from sheets_engine.stores.memory import MemoryStore
-from tests.support import store
+from tests.support import examples, store
 
 SPACES = "".join(chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace())
 cells = st.one_of(
@@ -42,7 +42,7 @@ def test_the_fast_types_cover_every_whitespace_character_str_strip_removes() -> 
     assert max(SPACES) == "\u3000"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.fixed_dictionaries({alias: cells for alias in ("Province", "Tax Stockpile", "Fortress Level", "Adjacent")}))
 def test_the_fast_twin_reads_every_cell_as_the_row_model_does_or_leaves_it_to_the_model(values: dict) -> None:
     base = {field.alias: "" for field in ProvinceRow.model_fields.values()} | {"Type": "City"}

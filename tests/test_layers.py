@@ -9,6 +9,7 @@ Every import counts, those inside functions too (the AST of every module of the 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 from pathlib import Path
 
@@ -37,8 +38,9 @@ def service_modules() -> list[str]:
     return [m for m in modules() if not in_ruleset(m) and not m.startswith(edge) and m != REGISTRY]
 
 
+@functools.cache
 def modules() -> dict[str, Path]:
-    """Every module of the package, by name."""
+    """Every module of the package, by name (found once: a test only reads it)."""
     return {module_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
@@ -47,14 +49,26 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache
+def tree(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for all the tests here (the package is not edited meanwhile)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def import_graph() -> nx.DiGraph:
-    """Module -> every sheets_engine module it imports, at module level or inside a function."""
+    """Module -> every sheets_engine module it imports, at module level or inside a function (a copy of
+    its own each call: a test may change it)."""
+    return _import_graph().copy()
+
+
+@functools.cache
+def _import_graph() -> nx.DiGraph:
     modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph = nx.DiGraph()
     graph.add_nodes_from(modules)
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree(path)):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -140,7 +154,7 @@ def test_no_service_module_compares_a_rulesets_name() -> None:
     words = _ruleset_words()
     found = []
     for name in service_modules():
-        for node in ast.walk(ast.parse(modules()[name].read_text(encoding="utf-8"))):
+        for node in ast.walk(tree(modules()[name])):
             if isinstance(node, ast.Compare):
                 operands = [node.left, *node.comparators]
                 texts = [o.value for o in operands if isinstance(o, ast.Constant) and isinstance(o.value, str)]
@@ -151,10 +165,10 @@ def test_no_service_module_compares_a_rulesets_name() -> None:
 def test_no_module_uses_another_modules_private_names() -> None:
     found = []
     for name, path in modules().items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        parsed = tree(path)
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         aliases = set()  # names bound to another module of the package
-        for node in ast.walk(tree):
+        for node in ast.walk(parsed):
             if isinstance(node, ast.ImportFrom):
                 base = importlib.util.resolve_name("." * node.level + (node.module or ""), package) if node.level else (
                     node.module or "")  # fmt: skip
@@ -167,7 +181,7 @@ def test_no_module_uses_another_modules_private_names() -> None:
                         aliases.add(alias.asname or alias.name)
             elif isinstance(node, ast.Import):
                 aliases |= {a.asname for a in node.names if a.asname and a.name.startswith("sheets_engine")}
-        for node in ast.walk(tree):
+        for node in ast.walk(parsed):
             if (
                 isinstance(node, ast.Attribute)
                 and isinstance(node.value, ast.Name)

@@ -24,6 +24,7 @@ from sheets_engine.mapview import (
     place_labels,
 )
 from sheets_engine.sengoku.generate import generate
+from tests.support import examples
 from tests.test_map_layout import campaign_map, grid_places
 
 SCALE, CHAR_WIDTH, CHAR_HEIGHT, RADIUS = 10.0, 6.0, 10.0, 4.0  # pixels per unit, a character, a point
@@ -131,7 +132,7 @@ labels_strategy = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     drawn=labels_strategy,
     extra=st.lists(st.tuples(st.floats(0, 12), st.floats(0, 12)), max_size=10),
@@ -179,7 +180,7 @@ def entries(count: int) -> list[Entry]:
     return [Entry(f"Clan {k}", k % 7, 100 - k) for k in range(count)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     clans=st.integers(0, 450),
     height=st.floats(0, 900),

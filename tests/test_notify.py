@@ -6,6 +6,8 @@ Against a local stand-in of Discord's webhook endpoint (tests/standin/discord.py
 from __future__ import annotations
 
 import json
+import shutil
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +24,20 @@ from tests.standin.discord import FakeDiscord, write_webhooks
 CLANS = ("Oda", "Takeda", "Uesugi", "Mori", "Imagawa")
 
 
-@pytest.fixture
-def campaign(tmp_path: Path) -> Path:
-    """The demo after turn 1: 15 Notifications rows for public, gm and four clans."""
-    path = tmp_path / "demo.xlsx"
+@pytest.fixture(scope="module")
+def resolved_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo after turn 1, resolved once for the module (tests take a copy)."""
+    path = tmp_path_factory.mktemp("notify") / "demo.xlsx"
     app.init(str(path), demo=True)
     app.resolve(str(path))
+    return path
+
+
+@pytest.fixture
+def campaign(resolved_demo: Path, tmp_path: Path) -> Path:
+    """The demo after turn 1: 15 Notifications rows for public, gm and four clans (each test its own copy)."""
+    path = tmp_path / "demo.xlsx"
+    shutil.copy(resolved_demo, path)
     return path
 
 
@@ -58,17 +68,63 @@ def test_notify_posts_each_row_once_to_the_webhook_of_its_audience(
     rows = notifications(campaign)
     report = notify(WorkbookStore(campaign), hooks, client=no_wait())
     assert len(report.posted) == len(rows) == 15 and report.unroutable == {}
-    by_webhook = {n: AUDIENCES[int(n.split("/")[0]) - 1] for n in {p.webhook for p in fake.posted}}
-    sent = sorted((by_webhook[p.webhook], p.content.split("\n", 1)[1]) for p in fake.posted)
+    assert report.messages == len(fake.posted) == 7  # one message a webhook: the turn's rows together
+    sent = sorted((AUDIENCES[int(p.webhook.split("/")[0]) - 1], line) for p in fake.posted for line in _lines(p))
     assert sent == sorted((row[1], row[3]) for row in rows)
     assert all(p.wait for p in fake.posted)  # ?wait=true: Discord returns the message id
-    # the message ids are recorded in Delivered, after the time
+    mori = next(p.content for p in fake.posted if p.webhook == "6/token6")
+    assert [line for line in mori.split("\n") if line.startswith("**")] == [
+        "**Turn 1** · diplomacy", "**Turn 1** · orders", "**Turn 1** · capital"
+    ]  # fmt: skip
+    # the message ids are recorded in Delivered, after the time: an audience's rows share theirs
     delivered = [row[4] for row in notifications(campaign)]
-    ids = {p_id for cell in delivered for p_id in cell.split(": ", 1)[1].split()}
-    assert len(ids) == 15 and all(cell.endswith(tuple(ids)) for cell in delivered)
+    ids = {row[1]: cell.split(" UTC: ", 1)[1] for row, cell in zip(rows, delivered, strict=True)}
+    assert len(set(ids.values())) == 7 and all(i.isdigit() for i in ids.values())
+    assert all(cell.endswith(ids[row[1]]) for row, cell in zip(rows, delivered, strict=True))
     # a second notify posts nothing
     again = notify(WorkbookStore(campaign), hooks, client=no_wait())
-    assert again.posted == [] and len(fake.posted) == 15
+    assert again.posted == [] and len(fake.posted) == 7
+
+
+def _lines(posted: Any) -> list[str]:
+    """The rows' messages in one post: its lines but the headings (the turn and the channel)."""
+    return [line for line in str(posted.content).split("\n") if not line.startswith("**")]
+
+
+def test_rows_of_one_turn_for_one_webhook_go_in_one_message_up_to_2000_characters(
+    tmp_path: Path, discord: tuple[FakeDiscord, str]
+) -> None:
+    fake, base = discord
+    path = tmp_path / "c.xlsx"
+    app.init(str(path), demo=True)
+    news = [f"{n:03d} " + "x" * 96 for n in range(30)]  # 100 characters each
+    rows = [[2, "public", "world", text, None] for text in news]
+    rows += [[2, "public", "graveyard", "Oda Nobunaga has died.", None], [3, "public", "world", "Spring.", None]]
+    rows += [[2, "public", "world", "y" * 1900, None], [2, "public", "world", "Last news.", None]]
+    _replace_tab(path, {"Notifications": [["Turn", "Audience", "Channel", "Message", "Delivered"], *rows]})
+    hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, ("public",)))
+    report = notify(WorkbookStore(path), hooks, client=no_wait())
+    assert len(report.posted) == 34 and fake.refused == []
+    # "**Turn 2** · world" and 19 lines of 101 characters is 1,937; a 20th would be 2,038
+    assert [len(p.content) for p in fake.posted] == [1937, 18 + 11 * 101 + 1 + 22 + 1 + 22, 26, 18 + 1 + 1900 + 11]
+    assert [_lines(p) for p in fake.posted] == [
+        news[:19],
+        [*news[19:], "Oda Nobunaga has died."],  # under its own heading
+        ["Spring."],
+        ["y" * 1900, "Last news."],  # too long to join the second; the next row joins it
+    ]
+    assert fake.posted[1].content.endswith(news[-1] + "\n**Turn 2** · graveyard\nOda Nobunaga has died.")
+    assert fake.posted[2].content == "**Turn 3** · world\nSpring."
+
+
+def test_a_dry_run_says_how_many_messages_it_would_send_and_sends_none(
+    campaign: Path, tmp_path: Path, discord: tuple[FakeDiscord, str]
+) -> None:
+    fake, base = discord
+    hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, AUDIENCES))
+    report = notify(WorkbookStore(campaign), hooks, client=no_wait(), dry_run=True)
+    assert (len(report.posted), report.messages, fake.requests) == (15, 7, 0)
+    assert all(not row[4] for row in notifications(campaign))
 
 
 def test_a_channel_webhook_takes_its_rows_before_the_audience_webhook(
@@ -109,7 +165,7 @@ def test_a_429_is_waited_out_for_its_retry_after(
     client = no_wait()
     report = notify(WorkbookStore(campaign), hooks, client=client)
     assert client.waits == [1.25, 1.25]  # type: ignore[attr-defined]
-    assert len(report.posted) == 15 and len(fake.posted) == 15
+    assert len(report.posted) == 15 and len(fake.posted) == 7
 
 
 def test_a_message_of_5000_characters_arrives_as_three_messages(
@@ -152,56 +208,71 @@ def test_a_players_everyone_is_not_a_ping(tmp_path: Path, discord: tuple[FakeDis
     assert posted.body["allowed_mentions"] == {"parse": []}
 
 
-def test_notify_killed_after_its_second_post_leaves_one_row_unconfirmed_and_the_next_run_delivers_the_rest(
-    campaign: Path, tmp_path: Path, discord: tuple[FakeDiscord, str], monkeypatch: Any
-) -> None:
-    """Each row is claimed, posted, and recorded with the next row's claim: the process dying right after
-    a post leaves that one row `sending`, and no other (issue 25)."""
-    fake, base = discord
-    hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, AUDIENCES))
+def _die_after(client: WebhookClient, posts: int, monkeypatch: Any) -> type[BaseException]:
+    """The client's process dies right after its `posts`-th message reached Discord (whichever thread
+    posted it), before anything more is recorded; the exception it dies of."""
 
     class Killed(BaseException):
         pass
 
-    client = no_wait()
-    real_post = client.post
+    real_post, lock, done = client.post, threading.Lock(), []
 
     def post_then_die(*args: Any, **kwargs: Any) -> Any:
         posted = real_post(*args, **kwargs)
-        if len(fake.posted) == 2:
-            raise Killed  # the second message reached Discord; the process dies before it is recorded
+        with lock:
+            done.append(posted)
+            last = len(done) == posts
+        if last:
+            raise Killed
         return posted
 
     monkeypatch.setattr(client, "post", post_then_die)
-    with pytest.raises(Killed):
-        notify(WorkbookStore(campaign), hooks, client=client)
-    cells = [str(row[4] or "") for row in notifications(campaign)]
-    assert cells[0].endswith(fake.posted[0].channel_id) is False and ": " in cells[0]  # recorded with its id
-    assert cells[1].startswith("sending ") and all(c == "" for c in cells[2:])  # only the one in flight
-    later = notify(WorkbookStore(campaign), hooks, client=no_wait())
-    assert later.unconfirmed == [3] and later.posted == list(range(4, 17))
-    by_webhook = {n: AUDIENCES[int(n.split("/")[0]) - 1] for n in {p.webhook for p in fake.posted}}
-    sent = sorted((by_webhook[p.webhook], p.content.split("\n", 1)[1]) for p in fake.posted)
-    assert sent == sorted((row[1], row[3]) for row in notifications(campaign))  # every row once, nothing twice
-    resent = notify(WorkbookStore(campaign), hooks, client=no_wait(), resend_unconfirmed=True)
-    assert resent.posted == [3] and len(fake.posted) == 16  # a GM's choice, after looking at the channel
+    return Killed
 
 
-def test_a_post_whose_answer_is_lost_keeps_its_row_unconfirmed(
+def test_notify_killed_after_its_second_post_leaves_the_batch_in_flight_unconfirmed_and_the_next_run_sends_the_rest(
+    tmp_path: Path, discord: tuple[FakeDiscord, str], monkeypatch: Any
+) -> None:
+    """Ten clans' webhooks, a row each: at most eight messages, each to another webhook, are claimed,
+    posted at once, and recorded with the next batch's claim. The process dying during the first batch
+    leaves its eight rows `sending`, and no other (issue 25); the next run sends the other two."""
+    fake, base = discord
+    path = tmp_path / "c.xlsx"
+    app.init(str(path), demo=True)
+    clans = tuple(f"clan:C{n}" for n in range(10))
+    rows = [[2, clan, "capital", f"News for {clan}.", None] for clan in clans]
+    _replace_tab(path, {"Notifications": [["Turn", "Audience", "Channel", "Message", "Delivered"], *rows]})
+    hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, clans))
+    client = no_wait()
+    with pytest.raises(_die_after(client, 2, monkeypatch)):
+        notify(WorkbookStore(path), hooks, client=client)
+    cells = [str(row[4] or "") for row in notifications(path)]
+    assert [c.startswith("sending ") for c in cells] == [True] * 8 + [False] * 2 and cells[8:] == ["", ""]
+    assert len(fake.posted) == 8  # the batch's other posts were under way too
+    later = notify(WorkbookStore(path), hooks, client=no_wait())
+    assert later.unconfirmed == list(range(2, 10)) and later.posted == [10, 11]
+    sent = sorted((clans[int(p.webhook.split("/")[0]) - 1], line) for p in fake.posted for line in _lines(p))
+    assert sent == sorted((row[1], row[3]) for row in rows)  # every row once, nothing twice
+    resent = notify(WorkbookStore(path), hooks, client=no_wait(), resend_unconfirmed=True)
+    assert resent.posted == list(range(2, 10)) and len(fake.posted) == 18  # a GM's choice, after looking
+
+
+def test_a_post_whose_answer_is_lost_keeps_its_rows_unconfirmed(
     campaign: Path, tmp_path: Path, discord: tuple[FakeDiscord, str]
 ) -> None:
-    """The message may be in the channel: the row is not given back to be posted again."""
+    """The message may be in the channel: its rows are not given back to be posted again."""
     fake, base = discord
     hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, AUDIENCES))
-    fake.lose("1/token1")  # public's first post: saved, and answered after the client stopped waiting
+    fake.lose("1/token1")  # public's post: saved, and answered after the client stopped waiting
     report = notify(WorkbookStore(campaign), hooks, client=WebhookClient(sleep=lambda s: None, timeout=(2.0, 0.2)))
-    first_public = next(i for i, row in enumerate(notifications(campaign), start=2) if row[1] == "public")
-    assert report.unconfirmed == [first_public] and "public" in report.failed
-    assert str(notifications(campaign)[first_public - 2][4]).startswith("sending ")
+    public = [i for i, row in enumerate(notifications(campaign), start=2) if row[1] == "public"]
+    assert public == [11, 13] and report.unconfirmed == public and "public" in report.failed
+    assert len(report.posted) == 13  # the other webhooks' rows
+    assert all(str(notifications(campaign)[n - 2][4]).startswith("sending ") for n in public)
     again = notify(WorkbookStore(campaign), hooks, client=no_wait())
-    assert again.unconfirmed == [first_public]
-    lost_message = notifications(campaign)[first_public - 2][3]
-    assert sum(1 for p in fake.posted if p.content.endswith("\n" + lost_message)) == 1  # posted once, never again
+    assert again.unconfirmed == public and again.posted == []
+    lost = [notifications(campaign)[n - 2][3] for n in public]
+    assert [sum(1 for p in fake.posted if text in _lines(p)) for text in lost] == [1, 1]  # once, never again
 
 
 @pytest.mark.parametrize(("status", "released"), [(500, False), (502, False), (400, True), (403, True)])
@@ -212,10 +283,13 @@ def test_a_5xx_leaves_the_row_unconfirmed_and_a_refusal_gives_it_back(
     hooks = Webhooks.load(webhooks_file(tmp_path, fake, base, ("gm",)))
     fake.fail("1/token1", status)
     report = notify(WorkbookStore(campaign), hooks, client=no_wait())
-    first_gm = next(i for i, row in enumerate(notifications(campaign), start=2) if row[1] == "gm")
-    cell = str(notifications(campaign)[first_gm - 2][4] or "")
-    assert (cell == "") is released and (report.unconfirmed == []) is released
-    assert report.posted == []  # the gm webhook failed: its other rows wait for the next run
+    gm = [i for i, row in enumerate(notifications(campaign), start=2) if row[1] == "gm"]
+    cells = [str(notifications(campaign)[n - 2][4] or "") for n in gm]
+    assert gm == [2, 12, 16] and report.posted == []  # the gm rows of turn 1: one message
+    if released:
+        assert cells == ["", "", ""] and report.unconfirmed == []
+    else:
+        assert all(c.startswith("sending ") for c in cells) and report.unconfirmed == gm
 
 
 def test_a_webhook_is_paced_to_discords_rate_limit_headers(tmp_path: Path, discord: tuple[FakeDiscord, str]) -> None:
@@ -242,7 +316,7 @@ def test_a_webhook_is_paced_to_discords_rate_limit_headers(tmp_path: Path, disco
     assert len(waits) == 2 and all(1.9 < w <= 2.0 for w in waits)  # after the 5th and the 10th post
 
 
-def test_a_forum_channels_webhook_starts_a_thread_per_row_and_a_long_row_stays_in_its_thread(
+def test_a_forum_channels_webhook_starts_a_thread_per_message_and_a_long_row_stays_in_its_thread(
     tmp_path: Path, discord: tuple[FakeDiscord, str]
 ) -> None:
     fake, base = discord
@@ -250,7 +324,7 @@ def test_a_forum_channels_webhook_starts_a_thread_per_row_and_a_long_row_stays_i
     app.init(str(path), demo=True)
     letter = " ".join(["word"] * 1000)[:4999] + "!"
     rows = [[3, "public", "world", letter, None], [3, "public/graveyard", "graveyard", "Oda Nobunaga has died.", None],
-            [4, "public", "world", "Spring comes.", None]]  # fmt: skip
+            [4, "public", "world", "Spring comes.", None], [4, "public", "world", "Rice grows.", None]]  # fmt: skip
     _replace_tab(path, {"Notifications": [["Turn", "Audience", "Channel", "Message", "Delivered"], *rows]})
     fake.add("7/forum", forum=True)
     fake.add("8/channel")
@@ -261,9 +335,10 @@ def test_a_forum_channels_webhook_starts_a_thread_per_row_and_a_long_row_stays_i
         encoding="utf-8",
     )
     report = notify(WorkbookStore(path), Webhooks.load(file), client=no_wait())
-    assert report.posted == [2, 3, 4] and report.messages == 5 and fake.refused == []
+    assert report.posted == [2, 3, 4, 5] and report.messages == 5 and fake.refused == []
     forum = [p for p in fake.posted if p.webhook == "7/forum"]
     assert [p.body.get("thread_name") for p in forum] == ["Turn 3 news", None, None, "Turn 4 news"]
+    assert forum[3].content == "**Turn 4** · world\nSpring comes.\nRice grows."  # turn 4's rows: one post
     assert len({p.channel_id for p in forum[:3]}) == 1 and forum[3].channel_id != forum[0].channel_id
     # an existing thread, by its id
     file.write_text(f'public = {{ url = "{base}/7/forum", thread_id = "{forum[0].channel_id}" }}\n', encoding="utf-8")
@@ -356,8 +431,8 @@ def _add_delivered_header(path: Path) -> None:
 def test_notify_on_a_google_sheet_claims_and_records_row_by_row_through_the_guard(
     tmp_path: Path, discord: tuple[FakeDiscord, str]
 ) -> None:
-    """Against the Sheets stand-in: one guarded write a row (the claim, with the last row's record), and
-    the Notifications tab read alone."""
+    """Against the Sheets stand-in: one guarded write a batch of messages (the claim, with the last batch's
+    record), and the Notifications tab read alone."""
     from sheets_engine.stores.gsheets import GoogleSheetsStore
     from sheets_engine.stores.gsheets_http import RetryPolicy
     from tests.gsheets_support import kinds
@@ -385,6 +460,7 @@ def test_notify_on_a_google_sheet_claims_and_records_row_by_row_through_the_guar
         report = notify(store(), hooks, client=no_wait())
         made = kinds(sheets.served)
     assert len(report.posted) == 15
-    assert made[:3] == ["token", "metadata", "read"] and made[3:] == ["guard", "write"] * 16  # 15 claims, 1 record
+    # 7 messages (one a webhook) in one batch: its claim, then its record
+    assert made[:3] == ["token", "metadata", "read"] and made[3:] == ["guard", "write"] * 2
     delivered = [row[4] for row in sheets.values(key, "Notifications")[1:]]
     assert len(delivered) == 15 and all(" UTC: " in cell for cell in delivered)

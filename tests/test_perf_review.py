@@ -38,6 +38,7 @@ from tests.standin.campaigns import demo_tabs
 from tests.standin.fake_sheets import FakeSheets
 from tests.standin.keys import TEST_ACCOUNT, write_key_file
 from tests.standin.server import serve
+from tests.support import examples
 
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
 RULESETS = {name: get_ruleset(name) for name in ruleset_names()}
@@ -88,7 +89,7 @@ def typed(model: Any, values: dict[str, Any]) -> Any:
 
 
 @pytest.mark.parametrize(("ruleset", "tab"), [key for key, _ in MODELS])
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_every_row_model_s_twin_takes_only_what_the_model_takes_and_reads_it_the_same(
     ruleset: str, tab: str, data: Any
@@ -166,7 +167,7 @@ def state_summary(raw: Any, specs: Any) -> Any:
 
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
-@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_a_long_tab_reads_as_the_plain_path_reads_it(ruleset: str, data: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     assert LONG > load.FAST_ROWS

@@ -7,6 +7,7 @@ back to before turn 2, resolve 2 and 3 again, and every tab is as it was after t
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 from collections.abc import Callable
@@ -238,13 +239,20 @@ def _spoil(store: MemoryStore, tab: str, change: Callable[[list[list[Any]]], Non
     return store
 
 
-@pytest.fixture
-def memory() -> MemoryStore:
-    """The demo in memory with turns 1 and 2 resolved."""
+@pytest.fixture(scope="module")
+def played_in_memory() -> MemoryStore:
+    """The demo in memory with turns 1 and 2 resolved, once for the module (tests take a copy)."""
     store = memory_campaign(demo=True)
     for turn in (1, 2):
         app.resolve(store, now=NOW + timedelta(days=turn), force=True, empty=True)  # turn 2 has no orders
     return store
+
+
+@pytest.fixture
+def memory(played_in_memory: MemoryStore) -> MemoryStore:
+    """The demo in memory with turns 1 and 2 resolved: each test its own copy (its reads and writes counted
+    on from the two resolutions')."""
+    return copy.deepcopy(played_in_memory)
 
 
 def test_history_without_the_turn_is_refused(memory: MemoryStore) -> None:

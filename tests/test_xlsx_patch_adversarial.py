@@ -32,6 +32,7 @@ from sheets_engine.stores.xlsx import WorkbookChanged, WorkbookStore
 from sheets_engine.stores.xlsx_codec import Appended, PatchError, column_letters
 from sheets_engine.stores.xlsx_patch import SheetWrites, patch_sheet
 from sheets_engine.stores.xlsx_workbook import patch_workbook
+from tests.support import examples
 
 # Hypothesis reports a failing example through libcst, which warns on import where mypy_extensions is
 # installed; with warnings as errors the report itself would crash (as in test_fuzz_validation).
@@ -540,7 +541,7 @@ def sheets_and_changes(draw: Any, shuffle: bool) -> tuple[bytes, dict[int, dict[
     return sheet, changes
 
 
-@settings(FUZZ, max_examples=200)
+@settings(FUZZ, max_examples=examples(200))
 @given(sheets_and_changes(shuffle=False))
 def test_random_in_order_sheets_get_exactly_the_cells_meant_as_the_walk_writes_them(case: Any) -> None:
     sheet, changes = case
@@ -554,7 +555,7 @@ def test_random_in_order_sheets_get_exactly_the_cells_meant_as_the_walk_writes_t
     assert read_cells(fast) == read_cells(slow)
 
 
-@settings(FUZZ, max_examples=200)
+@settings(FUZZ, max_examples=examples(200))
 @given(sheets_and_changes(shuffle=True))
 def test_random_shuffled_sheets_never_get_a_row_twice(case: Any) -> None:
     sheet, changes = case
@@ -567,7 +568,7 @@ def test_random_shuffled_sheets_never_get_a_row_twice(case: Any) -> None:
         xlsx_patch._patch_numbered = original
 
 
-@settings(FUZZ, max_examples=100)
+@settings(FUZZ, max_examples=examples(100))
 @given(sheets_and_changes(shuffle=True), st.integers(1, 50), st.integers(0, 4))
 def test_random_appended_rows_never_meet_a_row_twice(case: Any, first: int, count: int) -> None:
     sheet, changes = case
