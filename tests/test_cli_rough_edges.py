@@ -267,10 +267,10 @@ def test_a_notify_dry_run_counts_the_messages_it_would_post(
     fake, base = discord
     hooks = write_webhooks(tmp_path / "webhooks.toml", fake, base, ("public", "gm", "clan:Oda"))
     code, said, _ = sh("notify", demo, "--webhooks", hooks, "--dry-run")
-    assert code == 0 and said.splitlines()[0] == "Would post 7 notifications in 7 Discord messages."
+    assert code == 0 and said.splitlines()[0] == "Would post 7 notifications in 3 Discord messages."
     assert said.splitlines()[1] == "Warning: no webhook for clan:Imagawa: 1 row left undelivered (row 10)."
     posted = notify(WorkbookStore(demo), Webhooks.load(hooks))
-    assert (len(posted.posted), posted.messages) == (7, 7)  # what the dry run said
+    assert (len(posted.posted), posted.messages) == (7, 3)  # what the dry run said: one message a webhook
 
 
 # 8. one output format --------------------------------------------------------------------------------
