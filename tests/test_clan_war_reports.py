@@ -102,8 +102,11 @@ def test_a_factions_map_frames_its_part_and_marks_only_the_forces_it_sees(paused
     picture = draw_map(paused, "Crab")
     assert picture.startswith(b"\x89PNG") and picture == draw_map(paused, "Crab")  # the same sheet, the same bytes
     assert picture != draw_map(paused)
-    with pytest.raises(NotForReader, match=r"there is no faction 'Dragon' in the Factions tab \(Crab, Crane, Lion"):
+    with pytest.raises(NotForReader, match=r"no faction 'Dragon' in the Factions tab \(factions: Crab, Crane, Lion"):
         draw_map(paused, "Dragon")
+    assert draw_map(paused, " crab ") == picture  # typed in any case, as map --clan takes it
+    with pytest.raises(NotForReader, match=r"there is no faction 'crabb' in the Factions tab \(did you mean 'Crab'\?"):
+        draw_map(paused, "crabb")
 
 
 def test_a_reminder_names_each_played_faction_with_no_order_for_the_turn(view) -> None:

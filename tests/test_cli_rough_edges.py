@@ -88,7 +88,7 @@ def test_map_clan_in_any_case_draws_the_clans_view_named_as_the_sheet_spells_it(
 ) -> None:
     out = tmp_path / "oda.png"
     code, said, err = sh("map", demo, "--clan", " oda ", "--out", out)
-    assert (code, said, err) == (0, f"Map written to {out} (the Oda clan's view)\n", "")
+    assert (code, said, err) == (0, f"Map written to {out} (Oda's view)\n", "")
     code, _, _ = sh("map", demo, "--clan", "Oda", "--out", tmp_path / "Oda.png")
     assert out.read_bytes() == (tmp_path / "Oda.png").read_bytes()  # the same view as the canonical name
 

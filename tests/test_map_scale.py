@@ -46,9 +46,7 @@ def test_map_writes_png_and_svg_at_once_and_the_svg_is_the_same_bytes_every_run(
     png, picture = tmp_path / "map.png", tmp_path / "map.svg"
     result = CliRunner().invoke(cli, ["map", str(demo), "--out", str(png), "--out", str(picture), "--clan", "Oda"])
     assert result.exit_code == 0, result.output
-    assert result.output == (
-        f"Map written to {png} (the Oda clan's view)\nMap written to {picture} (the Oda clan's view)\n"
-    )
+    assert result.output == (f"Map written to {png} (Oda's view)\nMap written to {picture} (Oda's view)\n")
     text = picture.read_text(encoding="utf-8")
     assert text.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1474 ')
     assert "<title>Sengoku Demo: The Year of Fire: after turn 1 (the Oda clan&#x27;s view)</title>" in text

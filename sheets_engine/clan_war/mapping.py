@@ -19,6 +19,7 @@ import networkx as nx
 from sheets_engine.clan_war.knowledge import own_places, visible_people, visible_units
 from sheets_engine.core.capabilities import View
 from sheets_engine.core.cells import split_names
+from sheets_engine.core.names import UnknownName, match, require
 from sheets_engine.core.picture import DPI, MAP_STYLE, PALETTE, PNG_METADATA
 from sheets_engine.core.tables import GameState
 from sheets_engine.maplayout import Layout
@@ -94,8 +95,16 @@ def prepare(view: View) -> Layout:
 
 def reader_problem(view: View, faction: str) -> str:
     """Why `faction` cannot have a map of its own ("" when it is a faction of the Factions tab)."""
-    factions = [str(f) for f in view.state.frame("Factions").index]
-    return "" if faction in factions else f"there is no faction '{faction}' in the Factions tab ({', '.join(factions)})"
+    try:
+        require(faction, view.state.frame("Factions").index, "faction", "in the Factions tab")
+    except UnknownName as error:
+        return str(error)
+    return ""
+
+
+def reader_name(view: View, faction: str) -> str:
+    """The faction as the Factions tab spells it ("crab" -> "Crab"); as typed when it names none."""
+    return match(faction, view.state.frame("Factions").index) or faction
 
 
 def _whole(value: Any) -> int | None:

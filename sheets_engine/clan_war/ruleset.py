@@ -52,6 +52,7 @@ def build() -> Ruleset:
             draw=lazy(MAP, "draw_view"),
             prepare=lazy(MAP, "prepare"),
             reader_problem=lazy(MAP, "reader_problem"),
+            reader_name=lazy(MAP, "reader_name"),
             no_layout=NO_LAYOUT,
         ),
         reminders=Reminders(

@@ -137,7 +137,7 @@ def map_command(
                 Path(out).parent.mkdir(parents=True, exist_ok=True)
                 Path(out).write_bytes(drawn[kind])
                 if not as_json:
-                    print_text(f"Map written to {out}" + (f" (the {clan} clan's view)" if clan else ""))
+                    print_text(f"Map written to {out}" + (f" ({clan}'s view)" if clan else ""))
     except NotForReader as error:
         raise BadInput(str(error)) from error
     if as_json:
