@@ -19,7 +19,7 @@ import networkx as nx
 from sheets_engine.clan_war.knowledge import own_places, visible_people, visible_units
 from sheets_engine.core.capabilities import View
 from sheets_engine.core.cells import split_names
-from sheets_engine.core.names import UnknownName, match, require
+from sheets_engine.core.names import match, refusal
 from sheets_engine.core.picture import DPI, MAP_STYLE, PALETTE, PNG_METADATA
 from sheets_engine.core.tables import GameState
 from sheets_engine.maplayout import Layout
@@ -95,11 +95,7 @@ def prepare(view: View) -> Layout:
 
 def reader_problem(view: View, faction: str) -> str:
     """Why `faction` cannot have a map of its own ("" when it is a faction of the Factions tab)."""
-    try:
-        require(faction, view.state.frame("Factions").index, "faction", "in the Factions tab")
-    except UnknownName as error:
-        return str(error)
-    return ""
+    return refusal(faction, view.state.frame("Factions").index, "faction", "in the Factions tab")
 
 
 def reader_name(view: View, faction: str) -> str:

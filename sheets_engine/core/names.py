@@ -66,6 +66,15 @@ def require(name: str, known: Iterable[Any], kind: str, where: str, listed: bool
     raise UnknownName(f"there is no {kind} '{name.strip()}' {where}" + (f" ({said})" if said else ""))
 
 
+def refusal(name: str, known: Iterable[Any], kind: str, where: str) -> str:
+    """Why `name` names none of `known` (require's message), or "" when it names one in any case."""
+    try:
+        require(name, known, kind, where)
+    except UnknownName as error:
+        return str(error)
+    return ""
+
+
 def plural_word(noun: str, many: str | None = None) -> str:
     """The plural of a noun: `many` when given, else the English rule for the engine's own words."""
     if many is not None:

@@ -33,7 +33,7 @@ from typing import Any
 from sheets_engine.core.capabilities import View
 from sheets_engine.core.cells import split_names
 from sheets_engine.core.grid import CellEdit
-from sheets_engine.core.names import UnknownName, match, require
+from sheets_engine.core.names import match, refusal
 from sheets_engine.core.picture import DPI, MAP_STYLE, PALETTE, PNG_METADATA
 from sheets_engine.core.ruleset import Outcome
 from sheets_engine.core.tables import Draft, GameState
@@ -816,11 +816,7 @@ def kept_layout(state: GameState) -> Outcome:
 
 def reader_problem(view: View, clan: str) -> str:
     """Why `clan` cannot have a map of its own ("" when it is a clan of the Clans tab, in any case)."""
-    try:
-        require(clan, view.state.frame("Clans").index, "clan", "in the Clans tab")
-    except UnknownName as error:
-        return str(error)
-    return ""
+    return refusal(clan, view.state.frame("Clans").index, "clan", "in the Clans tab")
 
 
 def reader_name(view: View, clan: str) -> str:
